@@ -1,0 +1,40 @@
+"""What search agents share: picking the game's heuristic by name, and scoring terminal states."""
+
+from __future__ import annotations
+
+from ..core.game import CHANCE, Evaluator, Game, ParseError, State
+
+WIN_VALUE = 1_000_000.0
+"""A won game's value; heuristics stay far below it. Earlier wins score higher (see below)."""
+
+
+def pick_evaluator(game: Game, wanted: str, default: str) -> tuple[str, Evaluator]:
+    """The game's heuristic named `wanted` (or `default`, or the game's first one)."""
+    evaluators = game.evaluators
+    if not evaluators:
+        raise ParseError(f"{game.name} offers no heuristic, so this agent cannot play it")
+    if wanted:
+        if wanted not in evaluators:
+            raise ParseError(f"{game.name} has no heuristic {wanted!r}; it has: "
+                             f"{', '.join(evaluators)}")
+        return wanted, evaluators[wanted]
+    name = default if default in evaluators else next(iter(evaluators))
+    return name, evaluators[name]
+
+
+def terminal_value(state: State, player: int) -> float:
+    """+-WIN_VALUE for a win/loss, less the plies it took, so a quick win beats a slow one."""
+    result = state.returns()[player]
+    if result == 0:
+        return 0.0
+    return result * (WIN_VALUE - state.move_number())
+
+
+def expected_value(state: State, player: int, evaluate: Evaluator) -> float:
+    """Heuristic value of `state` for `player`, averaging over chance nodes exactly."""
+    if state.is_terminal():
+        return terminal_value(state, player)
+    if state.current_player() == CHANCE:
+        return sum(p * expected_value(state.child(a), player, evaluate)
+                   for a, p in state.chance_outcomes())
+    return evaluate(state, player)

@@ -1,0 +1,81 @@
+"""The agent contract: `act(view, clock) -> action`, built from a spec string by the registry."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .game import BoardLabError, Game, State
+
+
+@dataclass
+class Clock:
+    """The time an agent has for the current move. `budget=None` means no limit."""
+
+    budget: float | None = None
+    started: float = 0.0
+
+    @classmethod
+    def start(cls, budget: float | None) -> "Clock":
+        return cls(budget, time.perf_counter())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def remaining(self) -> float:
+        if self.budget is None:
+            return float("inf")
+        return self.budget - self.elapsed()
+
+    def expired(self) -> bool:
+        return self.budget is not None and self.elapsed() >= self.budget
+
+
+@dataclass
+class NoSettings:
+    """An agent or game without parameters."""
+
+
+class Agent:
+    """Base of every agent. Subclasses set `name`, a `Settings` dataclass and `act`.
+
+    `self.game` is the game being played, `self.settings` the parsed parameters, `self.rng`
+    a `random.Random` reseeded by the match runner before every game so games replay exactly.
+    """
+
+    name: ClassVar[str] = ""
+    Settings: ClassVar[type] = NoSettings
+
+    def __init__(self, game: Game, settings: Any = None, **params: Any) -> None:
+        reason = self.cannot_play(game)
+        if reason:
+            raise BoardLabError(f"agent {self.name!r} cannot play {game.name}: {reason}")
+        if settings is None:
+            settings = self.Settings(**params)
+        self.game = game
+        self.settings = settings
+        self.rng = random.Random(0)
+        self.player = 0
+        self.spec = self.name
+
+    @classmethod
+    def cannot_play(cls, game: Game) -> str | None:
+        """None if this agent can play `game`, else a sentence saying why not."""
+        return None
+
+    def start_game(self, player: int, seed: int) -> None:
+        """Called before each game with the seat and a seed for the agent's own randomness."""
+        self.player = player
+        self.rng = random.Random(seed)
+
+    def act(self, state: State, clock: Clock) -> int:
+        raise NotImplementedError
+
+    def last_info(self) -> dict[str, Any]:
+        """What the agent may report about its last decision (depth, value, nodes...)."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<Agent {self.spec}>"

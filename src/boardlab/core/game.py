@@ -1,0 +1,215 @@
+"""The one contract every game implements and every agent, arena and face relies on.
+
+Shaped after OpenSpiel's `Game`/`State` (integer actions in a fixed action space, chance as an
+explicit player, returns per player) but small, typed and Pythonic. See DESIGN.md.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+CHANCE = -1
+"""`current_player()` at a chance node: the next action is drawn from `chance_outcomes()`."""
+TERMINAL = -2
+"""`current_player()` once the game is over."""
+
+
+class BoardLabError(Exception):
+    """Base of every error BoardLab raises on purpose; the CLI prints these as one line."""
+
+
+class IllegalActionError(BoardLabError, ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+class ParseError(BoardLabError, ValueError):
+    """Text (a move, a position, a spec string, a file) that could not be understood."""
+
+
+Evaluator = Callable[["State", int], float]
+"""A heuristic: (state, player) -> score from `player`'s point of view, higher is better."""
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game is, declared up front so an agent can refuse a game it cannot play."""
+
+    num_players: int
+    num_actions: int
+    has_chance: bool
+    hidden_information: bool
+    max_length: int
+    """An upper bound on the number of player decisions in one game."""
+    zero_sum: bool = True
+
+
+class Game:
+    """An immutable description of a game (its rules and parameters) and a factory of states.
+
+    Subclasses set `name`, a `Settings` dataclass of their parameters (may be empty) and
+    implement `facts` and `initial_state`. `evaluators` maps names used in agent specs
+    (`greedy:eval=seed`) to heuristics, so that agents never import a game.
+    """
+
+    name: ClassVar[str] = ""
+    Settings: ClassVar[type] = type(None)
+
+    def __init__(self, settings: Any = None, **params: Any) -> None:
+        if settings is None:
+            settings = self.Settings(**params) if params else self.Settings()
+        elif params:
+            raise TypeError("give either a settings object or keyword parameters, not both")
+        self.settings = settings
+
+    # --- facts -----------------------------------------------------------------------------
+    @property
+    def facts(self) -> GameFacts:
+        raise NotImplementedError
+
+    @property
+    def num_players(self) -> int:
+        return self.facts.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.facts.num_actions
+
+    # --- states ----------------------------------------------------------------------------
+    def initial_state(self, seed: int | None = None) -> "State":
+        raise NotImplementedError
+
+    def state_from_text(self, text: str) -> "State":
+        """Parse a position in the game's position notation (FEN-like); ParseError if bad."""
+        raise NotImplementedError(f"{self.name} has no position notation")
+
+    # --- pieces agents may ask for -----------------------------------------------------------
+    @property
+    def evaluators(self) -> dict[str, Evaluator]:
+        """Named heuristics for greedy/minimax; the first one is the default."""
+        return {}
+
+    def forfeit_returns(self, loser: int) -> list[float]:
+        """Returns when `loser` forfeits (crash, illegal action, time): loser -1, the rest +1."""
+        n = self.num_players
+        return [-1.0 if p == loser else 1.0 / (n - 1) for p in range(n)]
+
+    @property
+    def spec(self) -> str:
+        """The spec string that rebuilds this game, e.g. `jungle:no_capture_limit=60`."""
+        changed = []
+        default = self.Settings()
+        for f in fields(self.settings) if self.settings is not None else []:
+            value = getattr(self.settings, f.name)
+            if value != getattr(default, f.name):
+                changed.append(f"{f.name}={value}")
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def __repr__(self) -> str:
+        return f"<Game {self.spec}>"
+
+
+class State:
+    """A game position. Mutable: `apply` changes it in place; `child` returns a new one."""
+
+    game: Game
+
+    # --- whose turn --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        """0..n-1 for a player's decision, CHANCE, or TERMINAL."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    # --- actions -----------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions; never empty at a decision or chance node; [] when terminal."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: (action, probability) pairs whose probabilities sum to 1."""
+        raise BoardLabError(f"{self.game.name}: chance_outcomes() asked at a non-chance node")
+
+    def apply(self, action: int) -> None:
+        """Play `action` in place; IllegalActionError (naming move and position) if illegal."""
+        raise NotImplementedError
+
+    def child(self, action: int) -> "State":
+        new = self.clone()
+        new.apply(action)
+        return new
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    # --- outcome -----------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """+1 win, -1 loss, 0 draw per player at a terminal state; zeros before."""
+        raise NotImplementedError
+
+    # --- information -------------------------------------------------------------------------
+    def view(self, player: int, rng: random.Random) -> "State":
+        """What `player` may know: hidden parts re-drawn consistently (a determinization).
+
+        Perfect-information games return a clone.
+        """
+        return self.clone()
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_str(self, action: int) -> str:
+        raise NotImplementedError
+
+    def str_to_action(self, text: str) -> int:
+        """Parse a move typed in the game's notation; ParseError or IllegalActionError."""
+        raise NotImplementedError
+
+    def to_text(self) -> str:
+        """The position in the game's position notation (inverse of Game.state_from_text)."""
+        raise NotImplementedError(f"{self.game.name} has no position notation")
+
+    # --- for learning and search ---------------------------------------------------------------
+    def encode(self, player: int) -> np.ndarray:
+        """Network input from `player`'s side."""
+        raise NotImplementedError
+
+    def key(self) -> Any:
+        """A hashable key equal for equal positions (transposition tables); None if unknown."""
+        return None
+
+    def move_number(self) -> int:
+        """Player decisions made so far."""
+        raise NotImplementedError
+
+    def is_capture(self, action: int) -> bool:
+        """Whether a move takes material: a hint for search move ordering (False if unknown)."""
+        return False
+
+    def __str__(self) -> str:
+        raise NotImplementedError
+
+
+def check_action(state: State, action: int) -> None:
+    """Raise IllegalActionError with the position unless `action` is legal in `state`."""
+    if state.is_terminal():
+        raise IllegalActionError(f"action {action} played in a finished game:\n{state}")
+    if not isinstance(action, (int, np.integer)) or action not in state.legal_actions():
+        try:
+            shown = state.action_to_str(int(action))
+        except Exception:  # an id outside the action space has no notation
+            shown = repr(action)
+        raise IllegalActionError(
+            f"{shown} (id {action!r}) is not legal for "
+            f"{_whose(state)} in this position:\n{state}"
+        )
+
+
+def _whose(state: State) -> str:
+    player = state.current_player()
+    return "chance" if player == CHANCE else f"player {player}"

@@ -1,0 +1,513 @@
+"""Jungle dark chess (simplified 斗兽棋 with face-down pieces, 7 rows x 8 columns), seed 000.
+
+The exact rules are in README.md beside this file (decided in DESIGN.md). In short: each side
+has its eight animals face down on its home row; a turn reveals one of your face-down pieces or
+moves a revealed one a square orthogonally. A face-down piece's strength is drawn when it is
+revealed, uniformly from its side's strengths not yet seen: a chance node, which equals a hidden
+shuffle and lets search take the exact expectation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameFacts,
+    IllegalActionError,
+    ParseError,
+    State,
+    check_action,
+)
+from .pieces import (
+    ANIMAL_LETTERS,
+    ANIMAL_NAMES,
+    LETTER_TO_STRENGTH,
+    NAME_TO_STRENGTH,
+    can_capture,
+    square_name,
+)
+
+ROWS, COLS = 7, 8
+SQUARES = ROWS * COLS
+HIDDEN = 9
+"""Board cell value of a face-down piece (player 0 +9, player 1 -9); revealed pieces are +-k."""
+NUM_REVEALS = SQUARES
+NUM_ACTIONS = SQUARES + SQUARES * 4  # 56 reveals + 224 moves = 280, the seed's action space
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+"""The seed's direction map: (-1,0) 0, (1,0) 1, (0,-1) 2, (0,1) 3."""
+ALL_STRENGTHS_MASK = 0b111111110  # bits 1..8
+
+
+def _neighbours() -> list[list[tuple[int, int]]]:
+    table = []
+    for sq in range(SQUARES):
+        r, c = divmod(sq, COLS)
+        table.append([(d, (r + dr) * COLS + c + dc) for d, (dr, dc) in enumerate(DIRECTIONS)
+                      if 0 <= r + dr < ROWS and 0 <= c + dc < COLS])
+    return table
+
+
+NEIGHBOURS = _neighbours()
+"""NEIGHBOURS[sq] = [(direction, neighbour square), ...] inside the board."""
+
+
+def move_action(square: int, direction: int) -> int:
+    return NUM_REVEALS + square * 4 + direction
+
+
+def decode_move(action: int) -> tuple[int, int]:
+    """Move id -> (from square, to square)."""
+    square, direction = divmod(action - NUM_REVEALS, 4)
+    r, c = divmod(square, COLS)
+    dr, dc = DIRECTIONS[direction]
+    return square, (r + dr) * COLS + c + dc
+
+
+def owner_of(cell: int) -> int:
+    return 0 if cell > 0 else 1
+
+
+def sq_name(square: int) -> str:
+    return square_name(*divmod(square, COLS))
+
+
+def parse_square(text: str) -> int:
+    text = text.strip().lower()
+    if len(text) != 2 or not ("a" <= text[0] <= "h") or not ("1" <= text[1] <= "7"):
+        raise ParseError(f"{text!r} is not a square of the 8x7 board (a1..h7)")
+    return (int(text[1]) - 1) * COLS + ord(text[0]) - ord("a")
+
+
+@dataclass(frozen=True)
+class JungleDarkSettings:
+    no_capture_limit: int = 40
+    """Plies in a row without a capture after which the game is drawn."""
+
+    def __post_init__(self) -> None:
+        if self.no_capture_limit < 1:
+            raise ValueError("no_capture_limit must be at least 1")
+
+
+class JungleDarkGame(Game):
+    name = "jungle"
+    Settings = JungleDarkSettings
+
+    @property
+    def facts(self) -> GameFacts:
+        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=True,
+                         hidden_information=False,
+                         max_length=17 * self.settings.no_capture_limit)
+
+    def initial_state(self, seed: int | None = None) -> "JungleDarkState":
+        board = [0] * SQUARES
+        for c in range(COLS):
+            board[c] = HIDDEN
+            board[(ROWS - 1) * COLS + c] = -HIDDEN
+        return JungleDarkState(self, board, player=0,
+                               hidden=[ALL_STRENGTHS_MASK, ALL_STRENGTHS_MASK])
+
+    def state_from_text(self, text: str) -> "JungleDarkState":
+        return parse_position(self, text)
+
+    @property
+    def evaluators(self):
+        from .heuristics import greedy_heuristic, minimax_evaluation, minimax_evaluation_boxed
+
+        return {"seed": minimax_evaluation, "greedy": greedy_heuristic,
+                "boxed": minimax_evaluation_boxed}
+
+
+class JungleDarkState(State):
+    __slots__ = ("game", "board", "player", "hidden", "pending", "no_capture", "plies",
+                 "winner", "_legal")
+
+    def __init__(self, game: JungleDarkGame, board: list[int], player: int, hidden: list[int],
+                 no_capture: int = 0, plies: int = 0) -> None:
+        self.game = game
+        self.board = board
+        self.player = player
+        self.hidden = hidden
+        """hidden[p]: bitmask of the strengths of p's face-down pieces (bit k = strength k)."""
+        self.pending: tuple[int, int] | None = None
+        """At a chance node: (from square, to square); from == to for a reveal."""
+        self.no_capture = no_capture
+        self.plies = plies
+        self.winner: int | None = None
+        """At a terminal state: 0, 1, or -1 for a draw."""
+        self._legal: list[int] | None = None
+
+    # --- whose turn ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        if self.pending is not None:
+            return CHANCE
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    # --- actions -------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.winner is not None:
+            return []
+        if self.pending is not None:
+            return [k for k, _ in self.chance_outcomes()]
+        if self._legal is None:
+            self._legal = self.actions_of(self.player)
+        return list(self._legal)
+
+    def actions_of(self, player: int) -> list[int]:
+        """The actions `player` would have if it were to move now (mobility, heuristics)."""
+        board = self.board
+        sign = 1 if player == 0 else -1
+        reveals: list[int] = []
+        moves: list[int] = []
+        for sq in range(SQUARES):
+            cell = board[sq] * sign
+            if cell <= 0:
+                continue
+            if cell == HIDDEN:
+                reveals.append(sq)
+                continue
+            for d, to in NEIGHBOURS[sq]:
+                target = board[to] * sign
+                if target == 0 or target == -HIDDEN:
+                    moves.append(NUM_REVEALS + sq * 4 + d)
+                elif target < 0 and (cell == -target or can_capture(cell, -target)):
+                    moves.append(NUM_REVEALS + sq * 4 + d)
+        return reveals + moves
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.pending is None:
+            return super().chance_outcomes()
+        _, to = self.pending
+        owner = owner_of(self.board[to])
+        strengths = [k for k in range(1, 9) if self.hidden[owner] >> k & 1]
+        p = 1.0 / len(strengths)
+        return [(k, p) for k in strengths]
+
+    def apply(self, action: int) -> None:
+        if self.pending is not None:
+            self._resolve_chance(action)
+            return
+        check_action(self, action)
+        self._legal = None
+        self.plies += 1
+        if action < NUM_REVEALS:
+            self.pending = (action, action)
+            return
+        frm, to = decode_move(action)
+        target = self.board[to]
+        if target in (HIDDEN, -HIDDEN):
+            self.pending = (frm, to)  # a blind attack: the defender is revealed first
+            return
+        attacker = abs(self.board[frm])
+        if target == 0:
+            self.board[to] = self.board[frm]
+            self.board[frm] = 0
+            self._end_turn(captured=False)
+        elif can_capture(attacker, abs(target)):
+            self.board[to] = self.board[frm]
+            self.board[frm] = 0
+            self._end_turn(captured=True)
+        else:  # equal strengths: both are destroyed (the only other legal case)
+            self.board[to] = 0
+            self.board[frm] = 0
+            self._end_turn(captured=True)
+
+    def _resolve_chance(self, strength: int) -> None:
+        assert self.pending is not None
+        frm, to = self.pending
+        cell = self.board[to]
+        owner = owner_of(cell)
+        if not (isinstance(strength, (int, np.integer)) and 1 <= strength <= 8
+                and self.hidden[owner] >> strength & 1):
+            raise IllegalActionError(
+                f"chance outcome {strength!r} is not a hidden strength of player {owner} "
+                f"(hidden: {self._pool_text(owner)}) in:\n{self}")
+        strength = int(strength)
+        self.hidden[owner] &= ~(1 << strength)
+        sign = 1 if owner == 0 else -1
+        self.board[to] = sign * strength
+        self.pending = None
+        if frm == to:
+            self._end_turn(captured=False)
+            return
+        attacker = abs(self.board[frm])
+        if can_capture(attacker, strength):
+            self.board[to] = self.board[frm]
+            self.board[frm] = 0
+        elif attacker == strength:
+            self.board[to] = 0
+            self.board[frm] = 0
+        else:  # the defender is stronger: the attacker dies, the defender stays revealed
+            self.board[frm] = 0
+        self._end_turn(captured=True)
+
+    def _end_turn(self, captured: bool) -> None:
+        self.no_capture = 0 if captured else self.no_capture + 1
+        mover, opponent = self.player, 1 - self.player
+        self.player = opponent
+        self._legal = None
+        count = self.piece_counts()
+        if count[mover] == 0 and count[opponent] == 0:
+            self.winner = -1
+        elif count[opponent] == 0:
+            self.winner = mover
+        elif count[mover] == 0:
+            self.winner = opponent
+        elif self.no_capture >= self.game.settings.no_capture_limit:
+            self.winner = -1
+        else:
+            self._legal = self.actions_of(opponent)
+            if not self._legal:
+                self.winner = mover  # no legal action on your turn loses
+
+    def clone(self) -> "JungleDarkState":
+        new = JungleDarkState.__new__(JungleDarkState)
+        new.game = self.game
+        new.board = self.board.copy()
+        new.player = self.player
+        new.hidden = self.hidden.copy()
+        new.pending = self.pending
+        new.no_capture = self.no_capture
+        new.plies = self.plies
+        new.winner = self.winner
+        new._legal = self._legal
+        return new
+
+    # --- outcome -------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        if self.winner is None or self.winner == -1:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    # --- queries used by heuristics, encodings and rewards ----------------------------------------
+    def piece_counts(self) -> tuple[int, int]:
+        zero = one = 0
+        for cell in self.board:
+            if cell > 0:
+                zero += 1
+            elif cell < 0:
+                one += 1
+        return zero, one
+
+    def hidden_strengths(self, player: int) -> list[int]:
+        """Strengths `player`'s face-down pieces may turn out to have."""
+        return [k for k in range(1, 9) if self.hidden[player] >> k & 1]
+
+    def is_capture(self, action: int) -> bool:
+        if action < NUM_REVEALS or action >= NUM_ACTIONS:
+            return False
+        _, to = decode_move(action)
+        return self.board[to] != 0
+
+    def move_number(self) -> int:
+        return self.plies
+
+    def key(self):
+        return (tuple(self.board), self.player, self.pending, self.hidden[0], self.hidden[1],
+                self.no_capture)
+
+    # --- notation ------------------------------------------------------------------------------
+    def action_to_str(self, action: int) -> str:
+        if self.pending is not None:
+            return ANIMAL_NAMES.get(action, f"<bad chance outcome {action}>")
+        if not 0 <= action < NUM_ACTIONS:
+            raise ParseError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
+        if action < NUM_REVEALS:
+            return f"reveal {sq_name(action)}"
+        square, direction = divmod(action - NUM_REVEALS, 4)
+        r, c = divmod(square, COLS)
+        dr, dc = DIRECTIONS[direction]
+        if not (0 <= r + dr < ROWS and 0 <= c + dc < COLS):
+            return f"{sq_name(square)}-off-board"
+        return f"{sq_name(square)}-{square_name(r + dr, c + dc)}"
+
+    def str_to_action(self, text: str) -> int:
+        """`reveal b1` (or `?b1`), `b2-b3` / `b2b3` / `b2xb3`; at a chance node an animal."""
+        raw = text
+        text = text.strip().lower()
+        if self.pending is not None:
+            if text in NAME_TO_STRENGTH:
+                return NAME_TO_STRENGTH[text]
+            raise ParseError(f"{raw!r}: at a reveal the outcome is an animal "
+                             f"({', '.join(ANIMAL_NAMES.values())})")
+        if text.startswith("reveal") or text.startswith("?"):
+            square = parse_square(text.removeprefix("reveal").removeprefix("?"))
+            action = square
+        else:
+            cleaned = text.replace("-", "").replace("x", "").replace(" ", "")
+            if len(cleaned) != 4:
+                raise ParseError(f"{raw!r} is not a Jungle move: write `reveal b1` or `b2-b3`")
+            frm, to = parse_square(cleaned[:2]), parse_square(cleaned[2:])
+            fr, fc = divmod(frm, COLS)
+            tr, tc = divmod(to, COLS)
+            try:
+                direction = DIRECTIONS.index((tr - fr, tc - fc))
+            except ValueError:
+                raise IllegalActionError(f"{raw!r}: pieces move one square up, down, left or "
+                                         "right") from None
+            action = move_action(frm, direction)
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{raw!r} is not legal here: {self.why_illegal(action)}")
+        return action
+
+    def why_illegal(self, action: int) -> str:
+        """A sentence explaining why a well-formed action is illegal in this position."""
+        if self.winner is not None:
+            return "the game is over"
+        mine = 1 if self.player == 0 else -1
+        if action < NUM_REVEALS:
+            cell = self.board[action] * mine
+            if cell == 0:
+                return f"{sq_name(action)} is empty"
+            if cell < 0:
+                return f"the piece on {sq_name(action)} is the opponent's"
+            return f"the piece on {sq_name(action)} is already face up"
+        frm, to = decode_move(action)
+        cell = self.board[frm] * mine
+        if cell == 0:
+            return f"{sq_name(frm)} is empty"
+        if cell < 0:
+            return f"the piece on {sq_name(frm)} is the opponent's"
+        if cell == HIDDEN:
+            return f"the piece on {sq_name(frm)} is face down; reveal it first"
+        target = self.board[to] * mine
+        if target > 0:
+            return f"{sq_name(to)} holds your own piece"
+        return (f"your {ANIMAL_NAMES[cell]} would die attacking the "
+                f"{ANIMAL_NAMES[-target]} on {sq_name(to)}")
+
+    def _pool_text(self, player: int) -> str:
+        letters = "".join(ANIMAL_LETTERS[k] for k in self.hidden_strengths(player))
+        return (letters if player == 0 else letters.lower()) or "-"
+
+    def to_text(self) -> str:
+        """`<ranks 7..1> <side to move> <plies without capture> <hidden 0> <hidden 1>`."""
+        if self.pending is not None:
+            raise ParseError("a position waiting for a chance outcome has no text form")
+        ranks = []
+        for r in range(ROWS - 1, -1, -1):
+            text, empty = "", 0
+            for c in range(COLS):
+                cell = self.board[r * COLS + c]
+                if cell == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    text += str(empty)
+                    empty = 0
+                text += _cell_letter(cell)
+            ranks.append(text + (str(empty) if empty else ""))
+        return (f"{'/'.join(ranks)} {self.player} {self.no_capture} "
+                f"{self._pool_text(0)} {self._pool_text(1)}")
+
+    def __str__(self) -> str:
+        lines = ["    " + "  ".join(chr(ord("a") + c) for c in range(COLS))]
+        for r in range(ROWS - 1, -1, -1):
+            row = [_cell_letter(self.board[r * COLS + c]) if self.board[r * COLS + c] else "."
+                   for c in range(COLS)]
+            lines.append(f" {r + 1}  " + "  ".join(row))
+        if self.winner is not None:
+            status = "draw" if self.winner == -1 else f"player {self.winner} wins"
+        elif self.pending is not None:
+            status = f"player {self.player} waits for a reveal on {sq_name(self.pending[1])}"
+        else:
+            status = f"player {self.player} to move"
+        lines.append(f"{status}; {self.no_capture}/{self.game.settings.no_capture_limit} plies "
+                     f"without capture; face down: {self._pool_text(0)} / {self._pool_text(1)}"
+                     " (X/x = face-down piece of player 0/1)")
+        return "\n".join(lines)
+
+    def encode(self, player: int) -> np.ndarray:
+        from .encode import network_input
+
+        return network_input(self, player)
+
+
+def _cell_letter(cell: int) -> str:
+    letter = "X" if abs(cell) == HIDDEN else ANIMAL_LETTERS[abs(cell)]
+    return letter if cell > 0 else letter.lower()
+
+
+def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
+    """Inverse of `JungleDarkState.to_text`. The hidden pools may be omitted when every piece
+    of a side not on the board face up is still face down (nothing was captured yet)."""
+    parts = text.split()
+    if len(parts) not in (3, 5):
+        raise ParseError(f"jungle position {text!r}: expected `<ranks> <side 0|1> "
+                         "<plies without capture> [<hidden 0> <hidden 1>]`")
+    ranks = parts[0].split("/")
+    if len(ranks) != ROWS:
+        raise ParseError(f"jungle position {text!r}: {len(ranks)} ranks, expected {ROWS}")
+    board = [0] * SQUARES
+    for i, rank in enumerate(ranks):
+        r = ROWS - 1 - i
+        c = 0
+        for char in rank:
+            if char.isdigit():
+                c += int(char)
+                continue
+            if c >= COLS:
+                break
+            upper = char.upper()
+            if upper == "X":
+                value = HIDDEN
+            elif upper in LETTER_TO_STRENGTH:
+                value = LETTER_TO_STRENGTH[upper]
+            else:
+                raise ParseError(f"jungle position {text!r}: unknown piece {char!r} on rank "
+                                 f"{r + 1} (pieces: {''.join(ANIMAL_LETTERS.values())} and X "
+                                 "face down; lower case for player 1)")
+            board[r * COLS + c] = value if char.isupper() else -value
+            c += 1
+        if c != COLS:
+            raise ParseError(f"jungle position {text!r}: rank {r + 1} has {c} squares, "
+                             f"expected {COLS}")
+    if parts[1] not in ("0", "1"):
+        raise ParseError(f"jungle position {text!r}: side to move must be 0 or 1")
+    if not parts[2].isdigit():
+        raise ParseError(f"jungle position {text!r}: plies without capture must be a number")
+    hidden = [0, 0]
+    for player in (0, 1):
+        sign = 1 if player == 0 else -1
+        revealed = [sign * cell for cell in board if 0 < sign * cell < HIDDEN]
+        face_down = sum(1 for cell in board if cell == sign * HIDDEN)
+        if len(set(revealed)) != len(revealed):
+            raise ParseError(f"jungle position {text!r}: player {player} has the same animal "
+                             "twice face up")
+        if len(revealed) + face_down > 8:
+            raise ParseError(f"jungle position {text!r}: player {player} has more than 8 pieces")
+        if len(parts) == 5:
+            pool_text = parts[3 + player]
+            pool = set()
+            for char in ("" if pool_text == "-" else pool_text.upper()):
+                if char not in LETTER_TO_STRENGTH:
+                    raise ParseError(f"jungle position {text!r}: {char!r} in player {player}'s "
+                                     "hidden strengths is no animal")
+                pool.add(LETTER_TO_STRENGTH[char])
+        else:
+            pool = set(range(1, 9)) - set(revealed)
+        if pool & set(revealed):
+            raise ParseError(f"jungle position {text!r}: player {player}'s hidden strengths "
+                             "include an animal already face up")
+        if len(pool) != face_down:
+            raise ParseError(f"jungle position {text!r}: player {player} has {face_down} "
+                             f"face-down pieces but {len(pool)} hidden strengths; give them "
+                             "as the last two fields")
+        hidden[player] = sum(1 << k for k in pool)
+    state = JungleDarkState(game, board, player=int(parts[1]), hidden=hidden,
+                            no_capture=int(parts[2]))
+    counts = state.piece_counts()
+    if counts[0] == 0 or counts[1] == 0:
+        raise ParseError(f"jungle position {text!r}: a side without pieces has already lost")
+    if not state.actions_of(state.player):
+        state.winner = 1 - state.player
+    return state

@@ -1,0 +1,50 @@
+"""Network and table inputs for Jungle dark chess, as seed 000 defines them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .dark import COLS, HIDDEN, ROWS, JungleDarkState
+
+NETWORK_PLANES = 6
+"""Seed 000's 7x8x6 = 336 input, stored channels first as (6, 7, 8)."""
+
+
+def network_input(state: JungleDarkState, player: int) -> np.ndarray:
+    """Planes (seed 000, DQN): 0 player 0's pieces, 1 player 1's pieces, 2 strength / 8 of
+    face-up pieces (0 when face down: nobody knows it), 3 face up, 4 `player`'s pieces,
+    5 the opponent's pieces."""
+    board = np.asarray(state.board, dtype=np.int8).reshape(ROWS, COLS)
+    planes = np.zeros((NETWORK_PLANES, ROWS, COLS), dtype=np.float32)
+    planes[0] = board > 0
+    planes[1] = board < 0
+    magnitude = np.abs(board)
+    revealed = (magnitude > 0) & (magnitude < HIDDEN)
+    planes[2] = np.where(revealed, magnitude / 8.0, 0.0)
+    planes[3] = revealed
+    planes[4] = planes[0] if player == 0 else planes[1]
+    planes[5] = planes[1] if player == 0 else planes[0]
+    return planes
+
+
+TABULAR_FEATURES = 4
+"""Seed 000's Q-learning state: 7x8x4 (owner, strength / 8, face up, occupied)."""
+
+
+def tabular_state(state: JungleDarkState) -> np.ndarray:
+    """(7, 8, 4): owner (1 for player 1, 0 for player 0 or empty), strength / 8 (face-up
+    pieces only), face up, occupied: the seed's tabular Q-learning state."""
+    board = np.asarray(state.board, dtype=np.int8).reshape(ROWS, COLS)
+    features = np.zeros((ROWS, COLS, TABULAR_FEATURES), dtype=np.float32)
+    magnitude = np.abs(board)
+    revealed = (magnitude > 0) & (magnitude < HIDDEN)
+    features[..., 0] = board < 0
+    features[..., 1] = np.where(revealed, magnitude / 8.0, 0.0)
+    features[..., 2] = revealed
+    features[..., 3] = magnitude > 0
+    return features
+
+
+def tabular_key(state: JungleDarkState) -> bytes:
+    """A compact exact key of the tabular state plus the side to move, for Q tables."""
+    return bytes(cell & 0xFF for cell in state.board) + bytes([state.player])
