@@ -1,0 +1,183 @@
+"""Machinery shared by the chess-like games (Xiangqi, MiniChess), written once.
+
+Boards are mailboxes: a flat list of ints, square = row * cols + col with row 0 on top (the
+first rank a FEN names). A cell holds 0 when empty, +k for player 0's piece of type k and -k for
+player 1's. Move generation walks precomputed tables (rays for sliders, steps for leapers), so
+the per-move work is list lookups, which is the fastest plain Python gets and which a numba
+kernel can reuse as arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from ..core.game import ParseError
+
+Board = list[int]
+
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+
+
+def on_board(row: int, col: int, rows: int, cols: int) -> bool:
+    return 0 <= row < rows and 0 <= col < cols
+
+
+def ray_table(rows: int, cols: int,
+              directions: Iterable[tuple[int, int]]) -> list[list[tuple[int, ...]]]:
+    """table[square] = one tuple per direction of the squares a slider passes, nearest first
+    (directions that leave the board at once give no tuple)."""
+    directions = tuple(directions)
+    table = []
+    for square in range(rows * cols):
+        row, col = divmod(square, cols)
+        rays = []
+        for dr, dc in directions:
+            ray = []
+            r, c = row + dr, col + dc
+            while on_board(r, c, rows, cols):
+                ray.append(r * cols + c)
+                r, c = r + dr, c + dc
+            if ray:
+                rays.append(tuple(ray))
+        table.append(rays)
+    return table
+
+
+def step_table(rows: int, cols: int,
+               offsets: Iterable[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """table[square] = the squares one leap of each offset reaches inside the board."""
+    offsets = tuple(offsets)
+    table = []
+    for square in range(rows * cols):
+        row, col = divmod(square, cols)
+        table.append(tuple((row + dr) * cols + col + dc for dr, dc in offsets
+                           if on_board(row + dr, col + dc, rows, cols)))
+    return table
+
+
+def mirror_square(square: int, rows: int, cols: int) -> int:
+    """The same square seen from the other side's seat (row flipped, column kept): lets one
+    piece-square table, written for player 0, serve player 1."""
+    row, col = divmod(square, cols)
+    return (rows - 1 - row) * cols + col
+
+
+# --- FEN board field ---------------------------------------------------------------------------
+
+def parse_board_field(field: str, rows: int, cols: int, letters: Mapping[str, int],
+                      where: str) -> Board:
+    """Parse the piece-placement field of a FEN (ranks top to bottom, '/' between them, digits
+    for runs of empty squares, upper case for player 0). `letters` maps upper-case letters to
+    piece types; `where` names the input in error messages."""
+    ranks = field.split("/")
+    if len(ranks) != rows:
+        raise ParseError(f"{where}: the board has {len(ranks)} ranks, expected {rows}")
+    board: Board = []
+    for index, rank in enumerate(ranks):
+        width = 0
+        digits = ""
+        cells: list[int] = []
+        # Multi-digit runs (`10`) only matter on boards wider than 9, but cost nothing here.
+        for char in rank + " ":
+            if char.isdigit():
+                digits += char
+                continue
+            if digits:
+                run = int(digits)
+                if run == 0:
+                    raise ParseError(f"{where}: rank {index + 1} from the top holds a run of "
+                                     "0 empty squares")
+                cells.extend([0] * run)
+                width += run
+                digits = ""
+            if char == " ":
+                break
+            kind = letters.get(char.upper())
+            if kind is None:
+                known = "".join(sorted(letters))
+                raise ParseError(f"{where}: unknown piece {char!r} on rank {index + 1} from the "
+                                 f"top (pieces: {known}, lower case for the second player)")
+            cells.append(kind if char.isupper() else -kind)
+            width += 1
+        if width != cols:
+            raise ParseError(f"{where}: rank {index + 1} from the top ({rank!r}) is {width} "
+                             f"squares wide, expected {cols}")
+        board.extend(cells)
+    return board
+
+
+def board_field(board: Sequence[int], rows: int, cols: int, letter_of: Mapping[int, str]) -> str:
+    """Inverse of `parse_board_field`; `letter_of` maps piece types to upper-case letters."""
+    ranks = []
+    for row in range(rows):
+        text, empty = "", 0
+        for col in range(cols):
+            cell = board[row * cols + col]
+            if cell == 0:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            letter = letter_of[abs(cell)]
+            text += letter if cell > 0 else letter.lower()
+        ranks.append(text + (str(empty) if empty else ""))
+    return "/".join(ranks)
+
+
+def parse_side_to_move(field: str | None, where: str, first: Sequence[str] = ("w", "r")) -> int:
+    """FEN side-to-move field -> player index (0 for `w`/`r`, 1 for `b`)."""
+    if field is None:
+        raise ParseError(f"{where}: the side to move is missing (add ` w` or ` b`)")
+    lowered = field.lower()
+    if lowered in first:
+        return 0
+    if lowered == "b":
+        return 1
+    raise ParseError(f"{where}: side to move {field!r} is neither "
+                     f"{' nor '.join(repr(f) for f in (*first, 'b'))}")
+
+
+def count_pieces(board: Sequence[int], kind: int) -> tuple[int, int]:
+    """How many pieces of type `kind` each player has."""
+    return board.count(kind), board.count(-kind)
+
+
+def text_board(board: Sequence[int], rows: int, cols: int, letter_of: Mapping[int, str],
+               rank_labels: Sequence[str], file_labels: str) -> list[str]:
+    """The board as lines a person reads in a terminal: `.` empty, upper case player 0."""
+    lines = []
+    for row in range(rows):
+        cells = []
+        for col in range(cols):
+            cell = board[row * cols + col]
+            letter = "." if cell == 0 else letter_of[abs(cell)]
+            cells.append(letter if cell >= 0 else letter.lower())
+        lines.append(f"{rank_labels[row]:>2}  " + " ".join(cells))
+    lines.append("    " + " ".join(file_labels[:cols]))
+    return lines
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+def material_and_position(board: Sequence[int], player: int, values: Sequence[float],
+                          tables: Sequence[Sequence[float]] | None, rows: int,
+                          cols: int) -> float:
+    """Sum over `player`'s pieces of value + piece-square bonus, minus the opponent's.
+
+    `values[k]` is piece type k's value; `tables[k][square]` its bonus on a square as player 0
+    sees the board (player 1's pieces read the mirrored square). `tables` None: material only.
+    """
+    score = 0.0
+    for square, cell in enumerate(board):
+        if cell == 0:
+            continue
+        kind = cell if cell > 0 else -cell
+        value = values[kind]
+        if tables is not None:
+            seen = square if cell > 0 else mirror_square(square, rows, cols)
+            value += tables[kind][seen]
+        score += value if cell > 0 else -value
+    return score if player == 0 else -score

@@ -1,0 +1,285 @@
+"""Xiangqi (Chinese chess), seed 003, with the rules DESIGN.md decides.
+
+Red (player 0, upper case in FEN) moves first. Checkmate or stalemate loses; a threefold
+repetition is lost by a side that gave check with every move of the repeated cycle (perpetual
+check) and drawn otherwise; `max_plies` plies without a result draw. Chase rules are not
+implemented. See README.md beside this file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State,
+                          check_action)
+from ..chesslike import Board, board_field, parse_board_field, parse_side_to_move, text_board
+from . import rules
+from .actions import (ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, FILES, NUM_ACTIONS, MOVE_NAMES,
+                      parse_move, square_name)
+from .rules import (ADVISOR, ADVISOR_SQUARES, COLS, ELEPHANT, ELEPHANT_SQUARES, GENERAL,
+                    LETTER_OF, OWN_SIDE, PALACE, PIECE_NAMES, ROWS, SOLDIER)
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+LETTERS = {letter: kind for kind, letter in LETTER_OF.items()}
+LETTERS.update({"E": ELEPHANT, "H": rules.HORSE})  # the other common FEN letters, read only
+SIDE_NAMES = ("red", "black")
+
+
+@dataclass(frozen=True)
+class XiangqiSettings:
+    max_plies: int = 300
+    """Plies after which a game still undecided is drawn."""
+
+    def __post_init__(self) -> None:
+        if self.max_plies < 1:
+            raise ValueError("max_plies must be at least 1")
+
+
+class XiangqiGame(Game):
+    name = "xiangqi"
+    Settings = XiangqiSettings
+
+    @property
+    def facts(self) -> GameFacts:
+        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
+                         hidden_information=False, max_length=self.settings.max_plies)
+
+    def initial_state(self, seed: int | None = None) -> "XiangqiState":
+        return self.state_from_text(START_FEN)
+
+    def state_from_text(self, text: str) -> "XiangqiState":
+        return parse_fen(self, text)
+
+    @property
+    def evaluators(self):
+        from .heuristics import material_and_position
+
+        return {"greedy": material_and_position, "minimax": material_and_position}
+
+
+class XiangqiState(State):
+    __slots__ = ("game", "board", "player", "plies", "winner", "history", "checks", "_legal",
+                 "end_reason")
+
+    def __init__(self, game: XiangqiGame, board: Board, player: int, plies: int = 0) -> None:
+        self.game = game
+        self.board = board
+        self.player = player
+        self.plies = plies
+        self.winner: int | None = None
+        """At a terminal state: 0, 1, or -1 for a draw."""
+        self.end_reason = ""
+        self.history: list[tuple[int, ...]] = [self._position_key()]
+        """Positions since the last capture (none before it can recur), oldest first."""
+        self.checks: list[bool] = [False]
+        """checks[i]: whether the move that led to history[i] gave check."""
+        self._legal: list[int] | None = None
+
+    def _position_key(self) -> tuple[int, ...]:
+        return (*self.board, self.player)
+
+    # --- whose turn ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    # --- actions -------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.winner is not None:
+            return []
+        if self._legal is None:
+            self._legal = sorted(ACTION_OF_MOVE[m] for m in rules.legal_moves(self.board,
+                                                                              self.player))
+        return list(self._legal)
+
+    def apply(self, action: int) -> None:
+        check_action(self, action)
+        frm, to = ACTION_FROM[action], ACTION_TO[action]
+        board = self.board
+        captured = board[to]
+        board[to], board[frm] = board[frm], 0
+        mover = self.player
+        self.player = 1 - mover
+        self.plies += 1
+        self._legal = None
+        gave_check = rules.in_check(board, self.player)
+        if captured:
+            self.history, self.checks = [], []
+        self.history.append(self._position_key())
+        self.checks.append(gave_check)
+        if not self.legal_actions():
+            self.winner = mover
+            self.end_reason = "checkmate" if gave_check else "stalemate (a loss in xiangqi)"
+        elif not self._judge_repetition() and self.plies >= self.game.settings.max_plies:
+            self.winner = -1
+            self.end_reason = f"{self.game.settings.max_plies} plies played"
+
+    def _judge_repetition(self) -> bool:
+        """On a threefold repetition, end the game; True if it ended. The cycle is every move
+        since the first of the three occurrences; a side that checked with each of its moves
+        there loses, unless both did (a draw), as does any other repetition."""
+        key = self.history[-1]
+        seen = [i for i, k in enumerate(self.history) if k == key]
+        if len(seen) < 3:
+            return False
+        first = seen[0]
+        last = len(self.history) - 1
+        perpetual = [True, True]
+        for i in range(first + 1, last + 1):
+            # The move into history[i] was made by the side not to move in history[i].
+            mover = 1 - self.history[i][-1]
+            if not self.checks[i]:
+                perpetual[mover] = False
+        if perpetual[0] != perpetual[1]:
+            self.winner = 1 if perpetual[0] else 0
+            self.end_reason = f"perpetual check by {SIDE_NAMES[1 - self.winner]}"
+        else:
+            self.winner = -1
+            self.end_reason = "threefold repetition"
+        self._legal = None
+        return True
+
+    def clone(self) -> "XiangqiState":
+        new = XiangqiState.__new__(XiangqiState)
+        new.game = self.game
+        new.board = self.board.copy()
+        new.player = self.player
+        new.plies = self.plies
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        new.history = self.history.copy()
+        new.checks = self.checks.copy()
+        new._legal = self._legal
+        return new
+
+    # --- outcome -------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        if self.winner is None or self.winner == -1:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    # --- queries -------------------------------------------------------------------------------
+    def in_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return rules.in_check(self.board, self.player)
+
+    def is_capture(self, action: int) -> bool:
+        return 0 <= action < NUM_ACTIONS and self.board[ACTION_TO[action]] != 0
+
+    def move_number(self) -> int:
+        return self.plies
+
+    def key(self):
+        return self._position_key()
+
+    # --- notation ------------------------------------------------------------------------------
+    def action_to_str(self, action: int) -> str:
+        if not 0 <= action < NUM_ACTIONS:
+            raise ParseError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
+        return MOVE_NAMES[action]
+
+    def str_to_action(self, text: str) -> int:
+        """An ICCS move (`h2e2`, `h2-e2`)."""
+        frm, to = parse_move(text)
+        action = ACTION_OF_MOVE.get((frm, to))
+        if action is None:
+            raise IllegalActionError(f"{text!r}: no xiangqi piece moves from "
+                                     f"{square_name(frm)} to {square_name(to)}")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{text!r} is not legal for {SIDE_NAMES[self.player]} "
+                                     f"here: {self.why_illegal(frm, to)}\n{self}")
+        return action
+
+    def why_illegal(self, frm: int, to: int) -> str:
+        if self.winner is not None:
+            return "the game is over"
+        sign = 1 if self.player == 0 else -1
+        cell = self.board[frm] * sign
+        if cell == 0:
+            return f"{square_name(frm)} is empty"
+        if cell < 0:
+            return f"the piece on {square_name(frm)} is the opponent's"
+        if (frm, to) in rules.pseudo_moves(self.board, self.player):
+            return "it would leave your general in check or facing the other general"
+        return f"your {PIECE_NAMES[cell]} on {square_name(frm)} cannot move to {square_name(to)}"
+
+    def to_text(self) -> str:
+        """Standard xiangqi FEN: board, side (`w` red, `b` black), `- -`, 0, move number."""
+        field = board_field(self.board, ROWS, COLS, LETTER_OF)
+        side = "w" if self.player == 0 else "b"
+        return f"{field} {side} - - 0 {self.plies // 2 + 1}"
+
+    def __str__(self) -> str:
+        lines = text_board(self.board, ROWS, COLS, LETTER_OF,
+                           [str(ROWS - 1 - r) for r in range(ROWS)], FILES)
+        lines.insert(5, "    " + "~ " * (COLS - 1) + "~   (river)")
+        if self.winner is not None:
+            result = "draw" if self.winner == -1 else f"{SIDE_NAMES[self.winner]} wins"
+            status = f"{result} ({self.end_reason})"
+        else:
+            status = f"{SIDE_NAMES[self.player]} to move" + (" (in check)" if self.in_check()
+                                                            else "")
+        lines.append(f"ply {self.plies}/{self.game.settings.max_plies}; {status}; "
+                     "upper case red")
+        return "\n".join(lines)
+
+    def encode(self, player: int) -> np.ndarray:
+        from .encode import network_input
+
+        return network_input(self, player)
+
+
+def parse_fen(game: XiangqiGame, text: str) -> XiangqiState:
+    """Standard xiangqi FEN; the fields after the side to move are optional, and the last one
+    (the move number) sets the ply count the ply cap reads."""
+    where = f"xiangqi FEN {text!r}"
+    parts = text.split()
+    if not parts:
+        raise ParseError(f"{where}: empty text")
+    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, where)
+    player = parse_side_to_move(parts[1] if len(parts) > 1 else None, where)
+    _check_placement(board, where)
+    plies = 0
+    if len(parts) >= 6:
+        if not parts[5].isdigit() or int(parts[5]) < 1:
+            raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
+        plies = 2 * (int(parts[5]) - 1) + player
+    state = XiangqiState(game, board, player, plies)
+    if rules.in_check(board, 1 - player):
+        raise ParseError(f"{where}: {SIDE_NAMES[1 - player]}, not to move, is in check (or the "
+                         "generals face each other)")
+    if not state.legal_actions():
+        state.winner = 1 - player
+        state.end_reason = "checkmate" if state.in_check() else "stalemate (a loss in xiangqi)"
+    return state
+
+
+def _check_placement(board: Board, where: str) -> None:
+    """Reject positions no game reaches in a way that breaks the rules engine: the count of
+    generals, and pieces outside the squares their moves confine them to."""
+    for player in (0, 1):
+        sign = 1 if player == 0 else -1
+        side = SIDE_NAMES[player]
+        generals = [s for s in range(len(board)) if board[s] == sign * GENERAL]
+        if len(generals) != 1:
+            raise ParseError(f"{where}: {side} has {len(generals)} generals, expected one")
+        if generals[0] not in PALACE[player]:
+            raise ParseError(f"{where}: {side}'s general on {square_name(generals[0])} is "
+                             "outside its palace")
+        for square, cell in enumerate(board):
+            if cell == sign * ADVISOR and square not in ADVISOR_SQUARES[player]:
+                raise ParseError(f"{where}: {side}'s advisor on {square_name(square)} is not on "
+                                 "a palace point it can reach")
+            if cell == sign * ELEPHANT and square not in ELEPHANT_SQUARES[player]:
+                raise ParseError(f"{where}: {side}'s elephant on {square_name(square)} is not "
+                                 "on a point it can reach on its side of the river")
+            if cell == sign * SOLDIER and square in OWN_SIDE[player]:
+                row = square // COLS
+                behind = row > 6 if player == 0 else row < 3
+                if behind:
+                    raise ParseError(f"{where}: {side}'s soldier on {square_name(square)} is "
+                                     "behind its starting rank")
