@@ -1,0 +1,265 @@
+"""MiniChess (seed 004): the NTHU I2P(II) 2023 framework's 6x5 chess, as DESIGN.md decides.
+
+No check: the game ends as soon as the side to move could capture the enemy king, and that side
+wins (the capture is not played). A side with no legal move loses. After `max_plies` plies the
+game is adjudicated by material (P2 R6 N7 B8 Q20 K100): more wins, equal draws. See README.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State,
+                          check_action)
+from ..chesslike import (Board, board_field, count_pieces, parse_board_field,
+                         parse_side_to_move, text_board)
+from . import rules
+from .rules import COLS, KING, LAST_ROW, LETTER_OF, PAWN, PIECE_NAMES, ROWS, SQUARES
+
+START_FEN = "kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1"
+LETTERS = {letter: kind for kind, letter in LETTER_OF.items()}
+FILES = "abcde"
+SIDE_NAMES = ("white", "black")
+NUM_ACTIONS = SQUARES * SQUARES
+"""Action id = from_square * 30 + to_square, square = row * 5 + col (row 0 on top)."""
+ADJUDICATION_VALUES = (0, 2, 6, 7, 8, 20, 100)
+"""The framework's end-of-game material count, indexed by piece type (P R N B Q K)."""
+
+
+def square_name(square: int) -> str:
+    row, col = divmod(square, COLS)
+    return f"{FILES[col]}{ROWS - row}"
+
+
+def _parse_square(text: str, where: str) -> int:
+    if len(text) != 2 or text[0] not in FILES or not "1" <= text[1] <= str(ROWS):
+        raise ParseError(f"{where}: {text!r} is not a square of the 5x6 board (a1..e6)")
+    return (ROWS - int(text[1])) * COLS + FILES.index(text[0])
+
+
+def parse_move(text: str) -> tuple[int, int]:
+    """`a2a3` / `a2-a3` / `a5a6q`, or the framework's `from_row from_col to_row to_col`
+    (0-based, row 0 on top): `4 0 3 0`."""
+    where = repr(text)
+    numbers = text.replace(",", " ").split()
+    if len(numbers) == 4 and all(n.isdigit() for n in numbers):
+        fr, fc, tr, tc = (int(n) for n in numbers)
+        if not (fr < ROWS and tr < ROWS and fc < COLS and tc < COLS):
+            raise ParseError(f"{where}: rows are 0-{ROWS - 1} and columns 0-{COLS - 1}")
+        return fr * COLS + fc, tr * COLS + tc
+    cleaned = text.strip().lower().replace("-", "").replace(" ", "")
+    if len(cleaned) == 5 and cleaned[4] == "q":
+        cleaned = cleaned[:4]  # promotion is always to a queen; accept the UCI suffix
+    if len(cleaned) != 4:
+        raise ParseError(f"{where} is not a MiniChess move: write `a2a3` or `4 0 3 0` "
+                         "(from_row from_col to_row to_col)")
+    return _parse_square(cleaned[:2], where), _parse_square(cleaned[2:], where)
+
+
+@dataclass(frozen=True)
+class MiniChessSettings:
+    max_plies: int = 50
+    """Plies after which the game is adjudicated by material (the framework's 50)."""
+
+    def __post_init__(self) -> None:
+        if self.max_plies < 1:
+            raise ValueError("max_plies must be at least 1")
+
+
+class MiniChessGame(Game):
+    name = "minichess"
+    Settings = MiniChessSettings
+
+    @property
+    def facts(self) -> GameFacts:
+        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
+                         hidden_information=False, max_length=self.settings.max_plies)
+
+    def initial_state(self, seed: int | None = None) -> "MiniChessState":
+        return self.state_from_text(START_FEN)
+
+    def state_from_text(self, text: str) -> "MiniChessState":
+        return parse_fen(self, text)
+
+    @property
+    def evaluators(self):
+        from .heuristics import material
+
+        return {"greedy": material, "minimax": material}
+
+
+class MiniChessState(State):
+    __slots__ = ("game", "board", "player", "plies", "winner", "end_reason", "_moves")
+
+    def __init__(self, game: MiniChessGame, board: Board, player: int, plies: int = 0) -> None:
+        self.game = game
+        self.board = board
+        self.player = player
+        self.plies = plies
+        self.winner: int | None = None
+        """At a terminal state: 0, 1, or -1 for a draw."""
+        self.end_reason = ""
+        self._moves: list[tuple[int, int]] = []
+        self._settle()
+
+    def _settle(self) -> None:
+        """Decide whether the position just reached ends the game. A king capture on offer
+        is checked first: it decides the game even on the last ply."""
+        self._moves = rules.moves(self.board, self.player)
+        if rules.can_capture_king(self.board, self.player, self._moves):
+            self.winner = self.player
+            self.end_reason = f"{SIDE_NAMES[self.player]} can capture the king"
+        elif self.plies >= self.game.settings.max_plies:
+            white, black = self.material(0), self.material(1)
+            self.winner = 0 if white > black else 1 if black > white else -1
+            self.end_reason = f"material after {self.plies} plies: {white} to {black}"
+        elif not self._moves:
+            self.winner = 1 - self.player
+            self.end_reason = f"{SIDE_NAMES[self.player]} has no legal move"
+        if self.winner is not None:
+            self._moves = []
+
+    def material(self, player: int) -> int:
+        """`player`'s material by the adjudication values (P2 R6 N7 B8 Q20 K100)."""
+        sign = 1 if player == 0 else -1
+        return sum(ADJUDICATION_VALUES[cell * sign] for cell in self.board if cell * sign > 0)
+
+    # --- whose turn ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    # --- actions -------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        return sorted(frm * SQUARES + to for frm, to in self._moves)
+
+    def can_capture_king(self) -> bool:
+        """Whether the side to move could take the enemy king (the game is then over)."""
+        return rules.can_capture_king(self.board, self.player,
+                                      rules.moves(self.board, self.player))
+
+    def apply(self, action: int) -> None:
+        check_action(self, action)
+        frm, to = divmod(action, SQUARES)
+        rules.play(self.board, self.player, frm, to)
+        self.player = 1 - self.player
+        self.plies += 1
+        self._settle()
+
+    def clone(self) -> "MiniChessState":
+        new = MiniChessState.__new__(MiniChessState)
+        new.game = self.game
+        new.board = self.board.copy()
+        new.player = self.player
+        new.plies = self.plies
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        new._moves = self._moves  # never mutated, only replaced
+        return new
+
+    # --- outcome -------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        if self.winner is None or self.winner == -1:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    # --- queries -------------------------------------------------------------------------------
+    def is_capture(self, action: int) -> bool:
+        return 0 <= action < NUM_ACTIONS and self.board[action % SQUARES] != 0
+
+    def move_number(self) -> int:
+        return self.plies
+
+    def key(self):
+        return (*self.board, self.player, self.plies)
+
+    # --- notation ------------------------------------------------------------------------------
+    def action_to_str(self, action: int) -> str:
+        """Coordinate notation, `a2a3`; a pawn reaching the last row gets the UCI `q`."""
+        if not 0 <= action < NUM_ACTIONS:
+            raise ParseError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
+        frm, to = divmod(action, SQUARES)
+        text = square_name(frm) + square_name(to)
+        cell = self.board[frm]
+        if abs(cell) == PAWN and to // COLS == LAST_ROW[0 if cell > 0 else 1]:
+            text += "q"
+        return text
+
+    def str_to_action(self, text: str) -> int:
+        frm, to = parse_move(text)
+        action = frm * SQUARES + to
+        if self.winner is not None:
+            raise IllegalActionError(f"{text!r}: the game is over ({self.end_reason})")
+        if (frm, to) not in self._moves:
+            sign = 1 if self.player == 0 else -1
+            cell = self.board[frm] * sign
+            if cell == 0:
+                why = f"{square_name(frm)} is empty"
+            elif cell < 0:
+                why = f"the piece on {square_name(frm)} is the opponent's"
+            else:
+                why = f"your {PIECE_NAMES[cell]} cannot move from {square_name(frm)} to " \
+                      f"{square_name(to)}"
+            raise IllegalActionError(f"{text!r} is not legal for {SIDE_NAMES[self.player]}: "
+                                     f"{why}\n{self}")
+        return action
+
+    def to_text(self) -> str:
+        """FEN: board, side, `- -` (no castling, no en passant), 0, move number."""
+        field = board_field(self.board, ROWS, COLS, LETTER_OF)
+        side = "w" if self.player == 0 else "b"
+        return f"{field} {side} - - 0 {self.plies // 2 + 1}"
+
+    def __str__(self) -> str:
+        lines = text_board(self.board, ROWS, COLS, LETTER_OF,
+                           [str(ROWS - r) for r in range(ROWS)], FILES)
+        if self.winner is not None:
+            result = "draw" if self.winner == -1 else f"{SIDE_NAMES[self.winner]} wins"
+            status = f"{result} ({self.end_reason})"
+        else:
+            status = f"{SIDE_NAMES[self.player]} to move"
+        lines.append(f"ply {self.plies}/{self.game.settings.max_plies}; {status}; "
+                     "upper case white")
+        return "\n".join(lines)
+
+    def encode(self, player: int) -> np.ndarray:
+        """(12, 6, 5) float32: planes 0-5 `player`'s P R N B Q K, 6-11 the opponent's; the
+        board turned 180 degrees for black, so `player`'s pawns always move up the array."""
+        board = np.asarray(self.board, dtype=np.int8).reshape(ROWS, COLS)
+        seen = board if player == 0 else -board[::-1, ::-1]
+        planes = np.zeros((12, ROWS, COLS), dtype=np.float32)
+        for kind in range(1, 7):
+            planes[kind - 1] = seen == kind
+            planes[kind + 5] = seen == -kind
+        return planes
+
+
+def parse_fen(game: MiniChessGame, text: str) -> MiniChessState:
+    """`kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1`; the fields after the side to move are
+    optional, and the last (the move number) sets the ply count the ply limit reads."""
+    where = f"minichess FEN {text!r}"
+    parts = text.split()
+    if not parts:
+        raise ParseError(f"{where}: empty text")
+    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, where)
+    player = parse_side_to_move(parts[1] if len(parts) > 1 else None, where, first=("w",))
+    for side in (0, 1):
+        kings = count_pieces(board, KING)[side]
+        if kings != 1:
+            raise ParseError(f"{where}: {SIDE_NAMES[side]} has {kings} kings, expected one")
+        pawn = PAWN if side == 0 else -PAWN
+        for col in range(COLS):
+            if board[LAST_ROW[side] * COLS + col] == pawn:
+                raise ParseError(f"{where}: {SIDE_NAMES[side]}'s pawn on "
+                                 f"{square_name(LAST_ROW[side] * COLS + col)} should have "
+                                 "become a queen")
+    plies = 0
+    if len(parts) >= 6:
+        if not parts[5].isdigit() or int(parts[5]) < 1:
+            raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
+        plies = 2 * (int(parts[5]) - 1) + player
+    return MiniChessState(game, board, player, plies)
