@@ -18,8 +18,7 @@ class HumanAgent(Agent):
         self.output_fn = output_fn
 
     def act(self, state: State, clock: Clock) -> int:
-        self.output_fn(str(state))
-        while True:
+        while True:  # the runner shows the board; re-ask until the move is legal
             try:
                 text = self.input_fn(f"player {state.current_player()}, your move "
                                      "(`help` lists the legal ones): ")

@@ -86,7 +86,9 @@ def parse_square(text: str) -> int:
 @dataclass(frozen=True)
 class JungleDarkSettings:
     no_capture_limit: int = 40
-    """Plies in a row without a capture after which the game is drawn."""
+    """Plies in a row without progress after which the game is drawn."""
+    reveal_is_progress: bool = True
+    """Whether a reveal, like a capture, restarts the count (OpenSpiel's banqi does the same)."""
 
     def __post_init__(self) -> None:
         if self.no_capture_limit < 1:
@@ -116,10 +118,9 @@ class JungleDarkGame(Game):
 
     @property
     def evaluators(self):
-        from .heuristics import greedy_heuristic, minimax_evaluation, minimax_evaluation_boxed
+        from .heuristics import EVALUATORS
 
-        return {"seed": minimax_evaluation, "greedy": greedy_heuristic,
-                "boxed": minimax_evaluation_boxed}
+        return EVALUATORS
 
 
 class JungleDarkState(State):
@@ -183,6 +184,23 @@ class JungleDarkState(State):
                     moves.append(NUM_REVEALS + sq * 4 + d)
         return reveals + moves
 
+    def has_action(self, player: int) -> bool:
+        """Whether `player` has any legal action (stops at the first one found)."""
+        board = self.board
+        sign = 1 if player == 0 else -1
+        for sq in range(SQUARES):
+            cell = board[sq] * sign
+            if cell <= 0:
+                continue
+            if cell == HIDDEN:
+                return True
+            for _, to in NEIGHBOURS[sq]:
+                target = board[to] * sign
+                if target == 0 or target == -HIDDEN or (
+                        target < 0 and (cell == -target or can_capture(cell, -target))):
+                    return True
+        return False
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.pending is None:
             return super().chance_outcomes()
@@ -211,15 +229,15 @@ class JungleDarkState(State):
         if target == 0:
             self.board[to] = self.board[frm]
             self.board[frm] = 0
-            self._end_turn(captured=False)
+            self._end_turn(progress=False)
         elif can_capture(attacker, abs(target)):
             self.board[to] = self.board[frm]
             self.board[frm] = 0
-            self._end_turn(captured=True)
+            self._end_turn(progress=True)
         else:  # equal strengths: both are destroyed (the only other legal case)
             self.board[to] = 0
             self.board[frm] = 0
-            self._end_turn(captured=True)
+            self._end_turn(progress=True)
 
     def _resolve_chance(self, strength: int) -> None:
         assert self.pending is not None
@@ -237,7 +255,7 @@ class JungleDarkState(State):
         self.board[to] = sign * strength
         self.pending = None
         if frm == to:
-            self._end_turn(captured=False)
+            self._end_turn(progress=self.game.settings.reveal_is_progress)
             return
         attacker = abs(self.board[frm])
         if can_capture(attacker, strength):
@@ -248,10 +266,11 @@ class JungleDarkState(State):
             self.board[frm] = 0
         else:  # the defender is stronger: the attacker dies, the defender stays revealed
             self.board[frm] = 0
-        self._end_turn(captured=True)
+        self._end_turn(progress=True)
 
-    def _end_turn(self, captured: bool) -> None:
-        self.no_capture = 0 if captured else self.no_capture + 1
+    def _end_turn(self, progress: bool) -> None:
+        """Finish a ply; `progress`: a capture (a capture, or a reveal if it counts)."""
+        self.no_capture = 0 if progress else self.no_capture + 1
         mover, opponent = self.player, 1 - self.player
         self.player = opponent
         self._legal = None
@@ -264,10 +283,8 @@ class JungleDarkState(State):
             self.winner = opponent
         elif self.no_capture >= self.game.settings.no_capture_limit:
             self.winner = -1
-        else:
-            self._legal = self.actions_of(opponent)
-            if not self._legal:
-                self.winner = mover  # no legal action on your turn loses
+        elif not self.has_action(opponent):
+            self.winner = mover  # no legal action on your turn loses
 
     def clone(self) -> "JungleDarkState":
         new = JungleDarkState.__new__(JungleDarkState)
@@ -290,13 +307,8 @@ class JungleDarkState(State):
 
     # --- queries used by heuristics, encodings and rewards ----------------------------------------
     def piece_counts(self) -> tuple[int, int]:
-        zero = one = 0
-        for cell in self.board:
-            if cell > 0:
-                zero += 1
-            elif cell < 0:
-                one += 1
-        return zero, one
+        zero = sum(1 for cell in self.board if cell > 0)
+        return zero, sum(1 for cell in self.board if cell < 0)
 
     def hidden_strengths(self, player: int) -> list[int]:
         """Strengths `player`'s face-down pieces may turn out to have."""

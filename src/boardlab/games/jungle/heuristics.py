@@ -1,10 +1,15 @@
 """Seed 000's heuristics for Jungle dark chess, each from `player`'s point of view.
 
 Face-down pieces have no known strength, so terms about strengths count face-up pieces only,
-as the seed's formulas do (P^revealed).
+as the seed's formulas do (P^revealed). The seed's formulas are here exactly (`seed_*`), and
+the defaults BoardLab's agents use add the seed's own nearest-enemy term (R_Pos, from its
+Q-learning reward) so that pieces hunt; README.md beside this file gives the measurements
+behind that choice.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from .dark import COLS, HIDDEN, NEIGHBOURS, ROWS, SQUARES, JungleDarkState
 from .pieces import can_capture
@@ -17,8 +22,21 @@ GREEDY_MOBILITY_WEIGHT = 2         # lambda_2
 GREEDY_SAFETY_WEIGHT = 10          # w_safety
 CENTRE_COLUMNS = (COLS // 2 - 1, COLS // 2)
 
+HUNT_WEIGHT = 100.0
+"""Weight of the nearest-enemy term in BoardLab's default evaluations (measured, README)."""
+DEFAULT_GREEDY_SAFETY_WEIGHT = 1.0
+"""The default greedy's w_safety: at the seed's 10 a threat (+150) outweighs any capture
+(at most 0.8 x 100), so the seed's greedy keeps threatening and never takes (README)."""
 
-def greedy_heuristic(state: JungleDarkState, player: int) -> float:
+# Lookup tables: the evaluations run in search inner loops.
+CAPTURES = [[1 <= a <= 8 and 1 <= d <= 8 and can_capture(a, d) for d in range(10)]
+            for a in range(10)]
+DISTANCE = [[abs(a // COLS - b // COLS) + abs(a % COLS - b % COLS) for b in range(SQUARES)]
+            for a in range(SQUARES)]
+
+
+def greedy_heuristic(state: JungleDarkState, player: int,
+                     safety_weight: float = GREEDY_SAFETY_WEIGHT) -> float:
     """H(s) = sum V(self) - 0.8 sum V(opp) + 1.5 sum [advance + centre] + 2 |A(s)|
     + 10 sum ThreatValue (-10 threatened, +15 threatening), seed 000's greedy heuristic.
     |A(s)| counts `player`'s own legal actions in the position."""
@@ -45,13 +63,13 @@ def greedy_heuristic(state: JungleDarkState, player: int) -> float:
         for _, nb in NEIGHBOURS[sq]:
             enemy = -board[nb] * sign
             if 0 < enemy < HIDDEN:
-                if can_capture(enemy, strength):
+                if CAPTURES[enemy][strength]:
                     threat -= 10
-                elif can_capture(strength, enemy):
+                elif CAPTURES[strength][enemy]:
                     threat += 15
     mobility = len(state.actions_of(player))
     return (own_value - GREEDY_OPPONENT_WEIGHT * opp_value + GREEDY_POSITION_WEIGHT * position
-            + GREEDY_MOBILITY_WEIGHT * mobility + GREEDY_SAFETY_WEIGHT * threat)
+            + GREEDY_MOBILITY_WEIGHT * mobility + safety_weight * threat)
 
 
 def minimax_evaluation(state: JungleDarkState, player: int,
@@ -59,7 +77,7 @@ def minimax_evaluation(state: JungleDarkState, player: int,
     """Seed 000's minimax evaluation: w (|P_self| - |P_opp|) + 10 (sum of face-up strengths,
     self - opp) + 5 |own face down| - 10 |opp face down| + sum TacticalValue (+20 adjacent
     and can capture, -15 adjacent and can be captured). The seed's text gives w = 100, its
-    boxed formula w = 1 (`minimax_evaluation_boxed`)."""
+    boxed formula w = 1."""
     board = state.board
     sign = 1 if player == 0 else -1
     count = strength_sum = information = tactics = 0
@@ -82,16 +100,21 @@ def minimax_evaluation(state: JungleDarkState, player: int,
         for _, nb in NEIGHBOURS[sq]:
             enemy = -board[nb] * sign
             if 0 < enemy < HIDDEN:
-                if can_capture(cell, enemy):
+                if CAPTURES[cell][enemy]:
                     tactics += 20
-                elif can_capture(enemy, cell):
+                elif CAPTURES[enemy][cell]:
                     tactics -= 15
     return piece_count_weight * count + 10 * strength_sum + information + tactics
 
 
-def minimax_evaluation_boxed(state: JungleDarkState, player: int) -> float:
-    """The seed's boxed formula: the minimax evaluation with piece-count weight 1."""
-    return minimax_evaluation(state, player, piece_count_weight=1.0)
+@lru_cache(maxsize=None)
+def _odds_against_hidden(hidden_mask: int, strength: int) -> tuple[float, float]:
+    """(P(strength captures a face-down enemy), P(it captures strength)) over its pool."""
+    pool = [k for k in range(1, 9) if hidden_mask >> k & 1]
+    if not pool:
+        return 0.0, 0.0
+    return (sum(CAPTURES[strength][k] for k in pool) / len(pool),
+            sum(CAPTURES[k][strength] for k in pool) / len(pool))
 
 
 def nearest_enemy_terms(state: JungleDarkState, player: int) -> tuple[float, float]:
@@ -102,24 +125,71 @@ def nearest_enemy_terms(state: JungleDarkState, player: int) -> tuple[float, flo
     capture (or one that captures i). Returns (sum of Opp, sum of Threat <= 0)."""
     board = state.board
     sign = 1 if player == 0 else -1
-    enemies = [(sq, -board[sq] * sign) for sq in range(SQUARES) if board[sq] * sign < 0]
+    own, enemies = [], []
+    for sq in range(SQUARES):
+        cell = board[sq] * sign
+        if cell < 0:
+            enemies.append((sq, -cell))
+        elif 0 < cell < HIDDEN:
+            own.append((sq, cell))
     if not enemies:
         return 0.0, 0.0
-    enemy_pool = state.hidden_strengths(1 - player)
+    enemy_hidden = state.hidden[1 - player]
     opp = threat = 0.0
-    for sq in range(SQUARES):
-        strength = board[sq] * sign
-        if not 0 < strength < HIDDEN:
-            continue
-        row, col = divmod(sq, COLS)
-        distance, enemy = min((abs(row - e // COLS) + abs(col - e % COLS), s) for e, s in enemies)
+    for sq, strength in own:
+        row_distance = DISTANCE[sq]
+        distance, enemy = 99, 0
+        for esq, estrength in enemies:
+            d = row_distance[esq]
+            if d < distance:
+                distance, enemy = d, estrength
         if enemy == HIDDEN:
-            if not enemy_pool:
-                continue
-            win = sum(can_capture(strength, k) for k in enemy_pool) / len(enemy_pool)
-            lose = sum(can_capture(k, strength) for k in enemy_pool) / len(enemy_pool)
+            win, lose = _odds_against_hidden(enemy_hidden, strength)
         else:
-            win, lose = float(can_capture(strength, enemy)), float(can_capture(enemy, strength))
+            win, lose = float(CAPTURES[strength][enemy]), float(CAPTURES[enemy][strength])
         opp += win * 3.0 / (1 + distance)
         threat -= lose * 4.0 / (1 + distance)
     return opp, threat
+
+
+def hunt(state: JungleDarkState, player: int) -> float:
+    """Opp + Threat: drawn towards enemies a piece can take, away from those that take it."""
+    opp, threat = nearest_enemy_terms(state, player)
+    return opp + threat
+
+
+# --- the named evaluations agents choose from (`greedy:eval=seed-greedy`) ------------------------
+
+def default_greedy(state: JungleDarkState, player: int) -> float:
+    """BoardLab's greedy: the seed's H with w_safety 1, plus 100 x the nearest-enemy term."""
+    return (greedy_heuristic(state, player, DEFAULT_GREEDY_SAFETY_WEIGHT)
+            + HUNT_WEIGHT * hunt(state, player))
+
+
+def default_minimax(state: JungleDarkState, player: int) -> float:
+    """BoardLab's minimax leaf value: the seed's evaluation (w = 100) + 100 x nearest-enemy."""
+    return minimax_evaluation(state, player) + HUNT_WEIGHT * hunt(state, player)
+
+
+def seed_greedy(state: JungleDarkState, player: int) -> float:
+    """The seed's greedy H(s), exactly."""
+    return greedy_heuristic(state, player)
+
+
+def seed_minimax(state: JungleDarkState, player: int) -> float:
+    """The seed's minimax evaluation as its text gives it (piece-count weight 100)."""
+    return minimax_evaluation(state, player)
+
+
+def seed_minimax_boxed(state: JungleDarkState, player: int) -> float:
+    """The seed's boxed minimax formula (piece-count weight 1)."""
+    return minimax_evaluation(state, player, piece_count_weight=1.0)
+
+
+EVALUATORS = {
+    "greedy": default_greedy,
+    "minimax": default_minimax,
+    "seed-greedy": seed_greedy,
+    "seed-minimax": seed_minimax,
+    "seed-minimax-boxed": seed_minimax_boxed,
+}

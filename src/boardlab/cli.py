@@ -1,0 +1,205 @@
+"""`boardlab ...`: the command line (DESIGN.md lists the contract these shapes keep)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from .core.game import CHANCE, BoardLabError, Game, State
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.run(args) or 0
+    except BoardLabError as error:
+        if args.debug:
+            raise
+        print(f"boardlab: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nboardlab: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # the last line of defence: one line, details with --debug
+        if args.debug:
+            raise
+        print(f"boardlab: internal error: {type(error).__name__}: {error} "
+              "(run again with --debug for the traceback)", file=sys.stderr)
+        return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="boardlab", description=__doc__)
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    commands = parser.add_subparsers(dest="command")
+
+    games = commands.add_parser("games", help="list the games")
+    games.set_defaults(run=cmd_games)
+
+    agents = commands.add_parser("agents", help="list the agents and their parameters")
+    agents.set_defaults(run=cmd_agents)
+
+    play = commands.add_parser("play", help="play one game, shown move by move")
+    play.add_argument("game", help="game spec, e.g. jungle or jungle:no_capture_limit=60")
+    play.add_argument("agents", nargs="+", help="one agent spec per seat; `human` to play")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--time-per-move", type=float, default=None, metavar="S")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.set_defaults(run=cmd_play)
+
+    arena = commands.add_parser("arena", help="round-robin tournament")
+    arena.add_argument("game")
+    arena.add_argument("agents", nargs="+", help="two or more agent specs")
+    arena.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
+    arena.add_argument("--db", default="boardlab.sqlite",
+                       help="SQLite results store; a rerun resumes (default boardlab.sqlite)")
+    arena.add_argument("--seed", type=int, default=0, help="base seed of the tournament")
+    arena.add_argument("--workers", type=int, default=1, help="worker processes")
+    arena.add_argument("--time-per-move", type=float, default=None, metavar="S")
+    arena.add_argument("--json", dest="json_path", default=None, help="write results as JSON")
+    arena.add_argument("--report", default=None, metavar="DIR",
+                       help="write JSON, Markdown and a heatmap PNG to DIR")
+    arena.add_argument("--no-progress", action="store_true")
+    arena.set_defaults(run=cmd_arena)
+
+    perft = commands.add_parser("perft", help="count move-generation leaves")
+    perft.add_argument("game")
+    perft.add_argument("--depth", type=int, required=True)
+    perft.add_argument("--fen", default=None, help="start from a position in the game's notation")
+    perft.add_argument("--moves", default="", help='moves in notation from the start, "M1 M2"')
+    perft.set_defaults(run=cmd_perft)
+    return parser
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from .core.registry import game_class, game_names
+
+    for name in game_names():
+        try:
+            game = game_class(name)()
+            facts = game.facts
+            print(f"{name:16} {facts.num_players} players, {facts.num_actions} actions"
+                  f"{', chance' if facts.has_chance else ''}"
+                  f"{', hidden information' if facts.hidden_information else ''}")
+        except Exception as error:  # one broken plug-in must not hide the others
+            print(f"{name:16} (cannot load: {type(error).__name__}: {error})")
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from .core.registry import agent_class, agent_names, describe_settings
+
+    for name in agent_names():
+        cls = agent_class(name)
+        doc = (cls.__module__ and sys.modules[cls.__module__].__doc__ or "").strip()
+        print(f"{name}: {doc.splitlines()[0] if doc else ''}")
+        for param, default, help_text in describe_settings(cls.Settings):
+            print(f"    {param}={default}  {help_text}")
+    print("your own: path/to/file.py:ClassName[:param=value,...]")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .core.match import play_match
+    from .core.registry import make_agent, make_game
+
+    game = make_game(args.game)
+    if len(args.agents) != game.num_players:
+        raise BoardLabError(f"{game.name} needs {game.num_players} agents, "
+                            f"got {len(args.agents)}")
+    agents = [make_agent(spec, game) for spec in args.agents]
+    if not args.quiet:
+        print(game.initial_state(args.seed))
+
+    def show(state: State, mover: int, action: int) -> None:
+        if args.quiet:
+            return
+        who = "chance" if mover == CHANCE else f"player {mover} ({agents[mover].spec})"
+        print(f"\n{who}: {state.action_to_str(action)}")
+        after = state.child(action)
+        if not after.is_chance_node():
+            print(after)
+
+    record = play_match(game, agents, seed=args.seed, time_per_move=args.time_per_move,
+                        on_move=show)
+    print(f"\nresult: {_describe_result(game, record.returns, args.agents)} "
+          f"({record.reason}, {record.plies} plies)")
+    return 0
+
+
+def _describe_result(game: Game, returns: list[float], specs: list[str]) -> str:
+    best = max(returns)
+    if all(r == best for r in returns):
+        return "draw"
+    winners = [f"player {i} ({specs[i]})" for i, r in enumerate(returns) if r == best]
+    return " and ".join(winners) + " won"
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from .arena.report import print_table, to_json, write_report
+    from .arena.tournament import run_tournament
+
+    if len(args.agents) < 2:
+        raise BoardLabError("an arena needs at least two agents")
+    if args.games < 1:
+        raise BoardLabError("--games must be at least 1")
+    started = time.time()
+    result = run_tournament(args.game, args.agents, args.games, args.db, seed=args.seed,
+                            workers=args.workers, time_per_move=args.time_per_move,
+                            progress=not args.no_progress)
+    console = Console()
+    print_table(result, console)
+    console.print(f"{sum(p.games for p in result.pairs)} games in the table, stored in "
+                  f"{args.db}; {time.time() - started:.1f}s this run")
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps(to_json(result), indent=2) + "\n")
+        console.print(f"JSON written to {args.json_path}")
+    if args.report:
+        write_report(result, Path(args.report))
+        console.print(f"report written to {args.report}/")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    from .core.registry import make_game
+
+    game = make_game(args.game)
+    state = game.state_from_text(args.fen) if args.fen else game.initial_state(0)
+    for text in args.moves.split():
+        state.apply(state.str_to_action(text))
+    if args.depth < 0:
+        raise BoardLabError("--depth must be >= 0")
+    started = time.perf_counter()
+    for depth in range(1, args.depth + 1):
+        count = perft(state, depth)
+        seconds = time.perf_counter() - started
+        print(f"depth {depth}: {count} ({seconds:.2f}s)")
+    return 0
+
+
+def perft(state: State, depth: int) -> int:
+    """Leaves of the move tree `depth` player decisions deep; chance outcomes are expanded
+    and do not count as a level; a finished game is a leaf."""
+    if state.is_terminal() or depth == 0:
+        return 1
+    if state.is_chance_node():
+        return sum(perft(state.child(a), depth) for a, _ in state.chance_outcomes())
+    if depth == 1 and not state.game.facts.has_chance:
+        return len(state.legal_actions())
+    return sum(perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
