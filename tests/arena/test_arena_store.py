@@ -93,9 +93,10 @@ def test_a_text_file_is_not_a_database(tmp_path):
 
 def test_a_truncated_database_is_refused(tmp_path):
     path = tmp_path / "r.sqlite"
+    record = a_record()
     with ResultStore(path) as store:
         for index in range(30):
-            store.add(a_key(index), a_record(index))
+            store.add(a_key(index), record)
     # Fold the WAL into the file, as after a clean shutdown, then cut the file's tail off.
     sqlite3.connect(path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = path.read_bytes()

@@ -128,7 +128,8 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
 
     Games already in the store at `db_path` are not played again. Bad specs raise ParseError
     (or BoardLabError for an agent that cannot play the game) before any game starts.
-    `on_game(row)` is called after each new game is stored (a hook for UIs and tests).
+    `on_game(row)` is called after each new game is stored (a hook for UIs and tests; the
+    row's boardlab_version and finished_at are left empty there, the store has them).
     """
     game = make_game(game_spec)
     game_spec = game.spec  # canonical, so `jungle:no_capture_limit=40` and `jungle` share rows
