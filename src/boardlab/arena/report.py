@@ -103,8 +103,7 @@ def print_table(result: TournamentResult, console: Any) -> None:
         total = overall[row]
         table.add_row(row, *texts, f"{total.rate_text()}\n{total.wdl_text()}")
     console.print(table)
-    console.print("[dim]cell: win rate / score (draw = 1/2) of the row against the column, "
-                  "then wins-draws-losses[/dim]")
+    console.print("[dim]cell: row vs column, win rate / score (draw = 1/2), then W-D-L[/dim]")
 
     ratings = Table(title="Elo (Bradley-Terry fit, 95% bootstrap interval)")
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"),

@@ -177,8 +177,8 @@ def _check_agents(agent_specs: Sequence[str]) -> list[str]:
             raise ParseError(f"agent spec {spec!r} is empty")
         spec = spec.strip()
         if spec in specs:
-            raise ParseError(f"agent {spec!r} is entered twice; each agent plays once "
-                             "(give a copy a different parameter to enter it again)")
+            raise ParseError(f"agent {spec!r} is entered twice; a round robin lists each "
+                             "agent once")
         specs.append(spec)
     return specs
 
