@@ -192,10 +192,12 @@ def cmd_perft(args: argparse.Namespace) -> int:
 def perft(state: State, depth: int) -> int:
     """Leaves of the move tree `depth` player decisions deep; chance outcomes are expanded
     and do not count as a level; a finished game is a leaf."""
-    if state.is_terminal() or depth == 0:
+    if state.is_terminal():
         return 1
     if state.is_chance_node():
         return sum(perft(state.child(a), depth) for a, _ in state.chance_outcomes())
+    if depth == 0:
+        return 1
     if depth == 1 and not state.game.facts.has_chance:
         return len(state.legal_actions())
     return sum(perft(state.child(a), depth - 1) for a in state.legal_actions())

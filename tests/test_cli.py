@@ -1,0 +1,91 @@
+"""The command line as a user meets it: one-line errors, play, arena, a killed arena resumed."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def run(*args, stdin="", timeout=300):
+    return subprocess.run([sys.executable, "-m", "boardlab.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("args, complaint", [
+    (["play", "chezz", "random", "random"], "unknown game 'chezz'"),
+    (["play", "jungle", "random", "nosuch"], "unknown agent 'nosuch'"),
+    (["play", "jungle", "random", "minimax:depth=x"], "'x' is not an int"),
+    (["play", "jungle", "random"], "jungle needs 2 agents, got 1"),
+    (["arena", "jungle", "random"], "at least two agents"),
+    (["arena", "jungle", "random", "greedy", "--games", "0"], "--games must be at least 1"),
+    (["perft", "jungle", "--depth", "1", "--fen", "garbage"], "jungle position 'garbage'"),
+])
+def test_bad_input_gives_one_line_and_no_traceback(args, complaint, tmp_path):
+    result = run(*args, "--db", str(tmp_path / "x.sqlite")) if args[0] == "arena" else run(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and complaint in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_play_shows_the_game_and_the_result():
+    result = run("play", "jungle", "greedy", "random", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    assert "player 0 (greedy): reveal" in result.stdout
+    assert "result:" in result.stdout.splitlines()[-1]
+
+
+def test_a_human_is_asked_again_after_a_malformed_or_illegal_move():
+    moves = "b1-b2\nnonsense\nhelp\nreveal a1\n"
+    result = run("play", "jungle", "human", "random", stdin=moves)
+    assert "face down; reveal it first" in result.stdout
+    assert "not a Jungle move" in result.stdout
+    assert "legal moves: reveal a1, reveal b1" in result.stdout
+    assert "player 0 (human): reveal a1" in result.stdout
+    # When the input runs out the human forfeits, recorded as such, without a traceback.
+    assert "no more input" in result.stdout and "Traceback" not in result.stderr
+
+
+def test_perft_counts_chance_outcomes_as_branches():
+    result = run("perft", "jungle", "--depth", "2")
+    assert result.returncode == 0, result.stderr
+    # 8 reveals x 8 strengths, then 8 reveals x 8 strengths for player 1.
+    assert "depth 1: 64" in result.stdout and "depth 2: 4096" in result.stdout
+
+
+def test_arena_writes_json_and_a_killed_run_resumes_without_loss_or_duplicates(tmp_path):
+    db, out = tmp_path / "r.sqlite", tmp_path / "out.json"
+    args = [sys.executable, "-m", "boardlab.cli", "arena", "jungle", "random", "greedy",
+            "minimax:depth=1", "--games", "12", "--db", str(db), "--no-progress"]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline:  # wait until some games are stored, then kill -9
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as connection:
+                    if connection.execute("select count(*) from games").fetchone()[0] >= 5:
+                        break
+            except sqlite3.Error:
+                pass
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    with sqlite3.connect(db) as connection:
+        stored = connection.execute("select count(*) from games").fetchone()[0]
+    assert 0 < stored < 36, "the kill should land mid-tournament"
+    result = run("arena", "jungle", "random", "greedy", "minimax:depth=1", "--games", "12",
+                 "--db", str(db), "--no-progress", "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert [p["games"] for p in data["pairs"]] == [12, 12, 12]
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("select count(*) from games").fetchone()[0] == 36
+    for pair in data["pairs"]:
+        assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == pair["games"]
+        assert pair["a_score"] == pytest.approx((pair["a_wins"] + pair["draws"] / 2) / 12, abs=1e-3)
+    assert {r["agent"] for r in data["ratings"]} == {"random", "greedy", "minimax:depth=1"}
