@@ -1,0 +1,456 @@
+"""Compiled Jungle dark chess kernels (numba): the whole minimax search in one call.
+
+DESIGN.md "Speed": a search's inner loop is a whole hot job, so `search_root` runs the
+generic minimax agent's alpha-beta expectiminimax (agents/minimax.py with `tt=False`)
+entirely compiled, with the rules of `dark.py` and the leaf evaluation of `heuristics.py`
+(`minimax_evaluation` + `hunt_weight` x `hunt`) written again over an int8 board:
+0 empty, +k / -k a face-up piece of strength k of player 0 / 1, +-9 face down. Hidden pools
+are bitmasks (bit k = strength k), as `JungleDarkState.hidden`.
+
+The search moves in place on one board and undoes each move (make/unmake): a move touches two
+cells, so undoing is cheaper than copying 56. Values must equal the Python agent's to the last
+bit, so every float is computed in the same order as in the Python code.
+tests/games/jungle/test_kernels.py checks actions, evaluation and search values against the
+Python State and `MinimaxAgent`.
+
+Python-facing: `legal_actions`, `evaluate`, `search_root`, and `compiled_search(state, ...)`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .dark import COLS, HIDDEN, NUM_ACTIONS, NUM_REVEALS, ROWS, SQUARES, JungleDarkState
+
+WIN_VALUE = 1_000_000.0
+"""agents/evaluation.py's WIN_VALUE: a win is worth WIN_VALUE less the plies it took."""
+NO_LIMIT = np.iinfo(np.int64).max // 2
+"""`max_nodes` meaning "never stop early"."""
+_INF = np.inf
+ONGOING, DRAW = -2, -1
+"""`end_of_turn_status` results besides a winner 0 or 1 (dark.JungleDarkState.winner's -1 is a
+draw too)."""
+
+
+@njit(cache=True, inline="always")
+def _can_capture(attacker, defender):
+    # pieces.can_capture: rank order, but the rat eats the elephant and not the reverse.
+    if attacker == 1 and defender == 8:
+        return True
+    if attacker == 8 and defender == 1:
+        return False
+    return attacker > defender
+
+
+@njit(cache=True, inline="always")
+def _neighbour(sq, d):
+    """Square next to `sq` in direction d (dark.DIRECTIONS order: up, down, left, right in
+    row terms (-1,0), (1,0), (0,-1), (0,1)), or -1 off the board."""
+    r = sq // COLS
+    c = sq - r * COLS
+    if d == 0:
+        return sq - COLS if r > 0 else -1
+    if d == 1:
+        return sq + COLS if r < ROWS - 1 else -1
+    if d == 2:
+        return sq - 1 if c > 0 else -1
+    return sq + 1 if c < COLS - 1 else -1
+
+
+@njit(cache=True, inline="always")
+def _may_enter(cell, target):
+    """Whether own face-up piece `cell` may step onto `target` (both seen from its owner's side:
+    positive own, negative enemy): empty, a face-down enemy (a blind attack), an equal enemy
+    (both die) or one it captures."""
+    if target == 0 or target == -HIDDEN:
+        return True
+    return target < 0 and (cell == -target or _can_capture(cell, -target))
+
+
+@njit(cache=True)
+def legal_actions(board, player, out):
+    """Writes `player`'s actions into `out` in `JungleDarkState.actions_of` order (reveals by
+    square, then moves by square and direction); returns how many."""
+    sign = 1 if player == 0 else -1
+    n = 0
+    for sq in range(SQUARES):
+        if board[sq] * sign == HIDDEN:
+            out[n] = sq
+            n += 1
+    for sq in range(SQUARES):
+        cell = board[sq] * sign
+        if cell <= 0 or cell == HIDDEN:
+            continue
+        for d in range(4):
+            to = _neighbour(sq, d)
+            if to >= 0 and _may_enter(cell, board[to] * sign):
+                out[n] = NUM_REVEALS + sq * 4 + d
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _ordered_actions(board, player, out, killer0, killer1):
+    """MinimaxAgent._ordered without a table: captures (moves onto any enemy, face down
+    included) first, then the killer moves, then the rest, each group in `actions_of` order."""
+    sign = 1 if player == 0 else -1
+    n = 0
+    for sq in range(SQUARES):
+        cell = board[sq] * sign
+        if cell <= 0 or cell == HIDDEN:
+            continue
+        for d in range(4):
+            to = _neighbour(sq, d)
+            if to >= 0:
+                target = board[to] * sign
+                if target < 0 and _may_enter(cell, target):
+                    out[n] = NUM_REVEALS + sq * 4 + d
+                    n += 1
+    quiet = n
+    for sq in range(SQUARES):
+        if board[sq] * sign == HIDDEN:
+            out[n] = sq
+            n += 1
+    for sq in range(SQUARES):
+        cell = board[sq] * sign
+        if cell <= 0 or cell == HIDDEN:
+            continue
+        for d in range(4):
+            to = _neighbour(sq, d)
+            if to >= 0 and board[to] == 0:
+                out[n] = NUM_REVEALS + sq * 4 + d
+                n += 1
+    if killer0 >= 0:
+        # Lift the (at most two) killers to the front of the quiet moves, keeping order.
+        front = quiet
+        for j in range(quiet, n):
+            action = out[j]
+            if action == killer0 or action == killer1:
+                for i in range(j, front, -1):
+                    out[i] = out[i - 1]
+                out[front] = action
+                front += 1
+    return n
+
+
+@njit(cache=True)
+def _has_action(board, player):
+    sign = 1 if player == 0 else -1
+    for sq in range(SQUARES):
+        cell = board[sq] * sign
+        if cell <= 0:
+            continue
+        if cell == HIDDEN:
+            return True
+        for d in range(4):
+            to = _neighbour(sq, d)
+            if to >= 0 and _may_enter(cell, board[to] * sign):
+                return True
+    return False
+
+
+@njit(cache=True)
+def end_of_turn_status(board, player, no_capture, no_capture_limit):
+    """dark.JungleDarkState._end_turn's verdict on a finished ply, `player` now to move:
+    ONGOING, DRAW, or the winner."""
+    zero = one = 0
+    for sq in range(SQUARES):
+        if board[sq] > 0:
+            zero += 1
+        elif board[sq] < 0:
+            one += 1
+    mover = 1 - player
+    to_move_count = zero if player == 0 else one
+    mover_count = one if player == 0 else zero
+    if zero == 0 and one == 0:
+        return DRAW
+    if to_move_count == 0:
+        return mover
+    if mover_count == 0:
+        return player
+    if no_capture >= no_capture_limit:
+        return DRAW
+    if not _has_action(board, player):
+        return mover
+    return ONGOING
+
+
+@njit(cache=True, inline="always")
+def _odds_against_hidden(hidden_mask, strength):
+    """heuristics._odds_against_hidden: (P(strength captures it), P(it captures strength)) for
+    a face-down enemy drawn uniformly from `hidden_mask`."""
+    size = wins = losses = 0
+    for k in range(1, 9):
+        if hidden_mask >> k & 1:
+            size += 1
+            if _can_capture(strength, k):
+                wins += 1
+            if _can_capture(k, strength):
+                losses += 1
+    if size == 0:
+        return 0.0, 0.0
+    return wins / size, losses / size
+
+
+@njit(cache=True)
+def evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight):
+    """heuristics.minimax_evaluation(state, player, piece_count_weight)
+    + hunt_weight * heuristics.hunt(state, player); `enemy_hidden` = state.hidden[1 - player].
+    The same sums in the same order, so the floats agree bit for bit."""
+    sign = 1 if player == 0 else -1
+    count = strength_sum = information = tactics = 0
+    for sq in range(SQUARES):
+        cell = board[sq] * sign
+        if cell == 0:
+            continue
+        if cell < 0:
+            count -= 1
+            if cell == -HIDDEN:
+                information -= 10
+            else:
+                strength_sum += cell
+            continue
+        count += 1
+        if cell == HIDDEN:
+            information += 5
+            continue
+        strength_sum += cell
+        for d in range(4):
+            nb = _neighbour(sq, d)
+            if nb < 0:
+                continue
+            enemy = -board[nb] * sign
+            if 0 < enemy < HIDDEN:
+                if _can_capture(cell, enemy):
+                    tactics += 20
+                elif _can_capture(enemy, cell):
+                    tactics -= 15
+    value = piece_count_weight * count + 10 * strength_sum + information + tactics
+    if hunt_weight == 0.0:
+        return value
+    return value + hunt_weight * _hunt(board, sign, enemy_hidden)
+
+
+@njit(cache=True)
+def _hunt(board, sign, enemy_hidden):
+    """heuristics.hunt: for each own face-up piece and its nearest enemy (first in square order
+    at the least Manhattan distance d), 3 / (1 + d) if it can take it, -4 / (1 + d) if taken."""
+    opp = threat = 0.0
+    for sq in range(SQUARES):
+        strength = board[sq] * sign
+        if strength <= 0 or strength == HIDDEN:
+            continue
+        r, c = sq // COLS, sq % COLS
+        distance, enemy = 99, 0
+        for esq in range(SQUARES):
+            if board[esq] * sign < 0:
+                d = abs(r - esq // COLS) + abs(c - esq % COLS)
+                if d < distance:
+                    distance, enemy = d, -board[esq] * sign
+        if enemy == 0:
+            return 0.0  # no enemy at all: the Python terms are (0, 0)
+        if enemy == HIDDEN:
+            win, lose = _odds_against_hidden(enemy_hidden, strength)
+        else:
+            win = 1.0 if _can_capture(strength, enemy) else 0.0
+            lose = 1.0 if _can_capture(enemy, strength) else 0.0
+        opp += win * 3.0 / (1 + distance)
+        threat -= lose * 4.0 / (1 + distance)
+    return opp + threat
+
+
+@njit(cache=True, inline="always")
+def _make(board, no_capture, action):
+    """Plays decision `action` on `board` in place. Returns (from, to, pending, next no_capture,
+    moved cell, target cell): pending = a chance node follows (a reveal, from == to, or a blind
+    attack), and the board is untouched; else the ply is finished and `_unmake` undoes it."""
+    if action < NUM_REVEALS:
+        return action, action, True, no_capture, board[action], board[action]
+    frm = (action - NUM_REVEALS) // 4
+    to = _neighbour(frm, (action - NUM_REVEALS) % 4)
+    moved = board[frm]
+    target = board[to]
+    if target == HIDDEN or target == -HIDDEN:  # a blind attack: the defender's reveal first
+        return frm, to, True, no_capture, moved, target
+    if target == 0:
+        board[to] = moved
+        next_no_capture = no_capture + 1
+    elif _can_capture(abs(moved), abs(target)):
+        board[to] = moved
+        next_no_capture = 0
+    else:  # equal strengths destroy each other
+        board[to] = 0
+        next_no_capture = 0
+    board[frm] = 0
+    return frm, to, False, next_no_capture, moved, target
+
+
+@njit(cache=True)
+def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, alpha, beta,
+           ctx, weights, buffer, killers, counter):
+    """MinimaxAgent._value (tt=False) at the node reached by a finished action.
+
+    `to` >= 0: a chance node waiting for the strength of the face-down piece on `to` (`frm`
+    == `to` a reveal, else a blind attack from `frm`), `player` the side that acted. `to` < 0:
+    a finished ply, `player` to move. ctx = (me, no_capture_limit, reveal_is_progress,
+    max_nodes); weights = (piece_count_weight, hunt_weight); buffer[d] holds the actions of
+    the node with d plies left, killers[d] the two latest moves that cut off there (newest
+    first, -1 none), as the Python agent keeps them. counter[0] counts nodes as the Python agent does (every call);
+    counter[1] = 1 once past max_nodes, and the search unwinds.
+    One self-recursive function: numba cannot type mutual recursion here."""
+    counter[0] += 1
+    if counter[0] > ctx[3]:
+        counter[1] = 1
+        return 0.0
+    me = ctx[0]
+    none = to - to - 1  # -1 typed like the other square arguments
+    if to >= 0:
+        # Chance: the expectation over the pool's strengths, each with a full window.
+        face_down = board[to]
+        attacker = board[frm]
+        owner = 0 if face_down > 0 else 1
+        sign = 1 if owner == 0 else -1
+        pool = hidden0 if owner == 0 else hidden1
+        size = 0
+        for k in range(1, 9):
+            size += pool >> k & 1
+        p = 1.0 / size
+        total = 0.0
+        for k in range(1, 9):
+            if not pool >> k & 1:
+                continue
+            rest = pool & ~(1 << k)
+            if frm == to:
+                board[to] = sign * k
+                next_no_capture = 0 if ctx[2] != 0 else no_capture + 1
+            else:
+                strength = abs(attacker)
+                if _can_capture(strength, k):
+                    board[to] = attacker
+                elif strength == k:
+                    board[to] = 0
+                else:  # the defender is stronger: the attacker dies, the defender shows
+                    board[to] = sign * k
+                board[frm] = 0
+                next_no_capture = no_capture - no_capture
+            value = _value(board, rest if owner == 0 else hidden0,
+                           hidden1 if owner == 0 else rest, 1 - player, next_no_capture, plies,
+                           none, none, depth, -_INF, _INF, ctx, weights, buffer, killers,
+                           counter)
+            board[frm] = attacker
+            board[to] = face_down
+            if counter[1]:
+                return 0.0
+            total += p * value
+        return total
+
+    status = end_of_turn_status(board, player, no_capture, ctx[1])
+    if status != ONGOING:
+        if status == DRAW:
+            return 0.0
+        return WIN_VALUE - plies if status == me else -(WIN_VALUE - plies)
+    if depth <= 0:
+        return evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1])
+    actions = buffer[depth]
+    n = _ordered_actions(board, player, actions, killers[depth, 0], killers[depth, 1])
+    maximising = player == me
+    best = -_INF if maximising else _INF
+    for i in range(n):
+        cfrm, cto, pending, next_no_capture, moved, target = _make(board, no_capture,
+                                                                  actions[i])
+        if pending:
+            value = _value(board, hidden0, hidden1, player, no_capture, plies + 1, cfrm, cto,
+                           depth - 1, alpha, beta, ctx, weights, buffer, killers, counter)
+        else:
+            value = _value(board, hidden0, hidden1, 1 - player, next_no_capture, plies + 1,
+                           none, none, depth - 1, alpha, beta, ctx, weights, buffer, killers,
+                           counter)
+            board[cfrm] = moved
+            board[cto] = target
+        if counter[1]:
+            return 0.0
+        if maximising:
+            if value > best:
+                best = value
+            if value > alpha:
+                alpha = value
+        else:
+            if value < best:
+                best = value
+            if value < beta:
+                beta = value
+        if alpha >= beta:
+            action = actions[i]
+            if action != killers[depth, 0] and action != killers[depth, 1]:
+                killers[depth, 1] = killers[depth, 0]
+                killers[depth, 0] = action
+            break
+    return best
+
+
+@njit(cache=True)
+def search_root(board, hidden0, hidden1, player, no_capture, plies, no_capture_limit,
+                reveal_is_progress, root_actions, depth, me, piece_count_weight, hunt_weight,
+                max_nodes):
+    """MinimaxAgent._root with tt=False over `root_actions` in the given order: each action's
+    value is searched with window (best so far, +inf) and the first strictly better is kept.
+    Returns (best_index, best_value, nodes, completed); completed is False when the search
+    passed `max_nodes` nodes and stopped (best_* then cover the actions finished so far)."""
+    work = board.astype(np.int8)
+    ctx = np.array([me, no_capture_limit, 1 if reveal_is_progress else 0, max_nodes],
+                   dtype=np.int64)
+    weights = np.array([piece_count_weight, hunt_weight], dtype=np.float64)
+    buffer = np.zeros((depth + 1, NUM_ACTIONS), dtype=np.int64)
+    killers = np.full((depth + 1, 2), -1, dtype=np.int64)
+    counter = np.zeros(2, dtype=np.int64)
+    h0, h1 = np.int64(hidden0), np.int64(hidden1)
+    mover, other = np.int64(player), np.int64(1 - player)
+    none = np.int64(-1)
+    alpha = -_INF
+    best_index = 0
+    for i in range(len(root_actions)):
+        frm, to, pending, next_no_capture, moved, target = _make(work, np.int64(no_capture),
+                                                                 np.int64(root_actions[i]))
+        if pending:
+            value = _value(work, h0, h1, mover, np.int64(no_capture), np.int64(plies + 1),
+                           np.int64(frm), np.int64(to), np.int64(depth - 1), alpha, _INF, ctx,
+                           weights, buffer, killers, counter)
+        else:
+            value = _value(work, h0, h1, other, np.int64(next_no_capture), np.int64(plies + 1),
+                           none, none, np.int64(depth - 1), alpha, _INF, ctx, weights, buffer,
+                           killers, counter)
+            work[frm] = moved
+            work[to] = target
+        if counter[1]:
+            return best_index, alpha, counter[0], False
+        if value > alpha:
+            alpha = value
+            best_index = i
+    return best_index, alpha, counter[0], True
+
+
+def compiled_search(state: JungleDarkState, depth: int, me: int, piece_count_weight: float,
+                    hunt_weight: float, root_actions: list[int],
+                    max_nodes: int | None = None) -> tuple[int, float, int, bool]:
+    """`MinimaxAgent._root(state, root_actions, depth, root_actions[0])` with tt=False and the
+    leaf evaluation minimax_evaluation(w) + hunt_weight x hunt, compiled.
+
+    Returns (best action, its value from `me`'s view, nodes searched, completed); the search
+    stops once it has searched more than `max_nodes` nodes (None: no limit) and then returns
+    completed False with the best of the root actions finished so far."""
+    if state.is_terminal() or state.pending is not None:
+        raise ValueError("compiled_search needs a position with a player to move, not a "
+                         f"{'finished game' if state.is_terminal() else 'pending reveal'}:\n"
+                         f"{state}")
+    if depth < 1:
+        raise ValueError(f"compiled_search depth must be at least 1, not {depth}")
+    if not root_actions:
+        raise ValueError("compiled_search needs at least one root action")
+    settings = state.game.settings
+    index, value, nodes, completed = search_root(
+        np.asarray(state.board, dtype=np.int8), state.hidden[0], state.hidden[1], state.player,
+        state.no_capture, state.plies, settings.no_capture_limit, settings.reveal_is_progress,
+        np.asarray(root_actions, dtype=np.int64), depth, me, float(piece_count_weight),
+        float(hunt_weight), NO_LIMIT if max_nodes is None else int(max_nodes))
+    return int(root_actions[index]), float(value), int(nodes), bool(completed)
