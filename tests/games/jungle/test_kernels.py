@@ -210,6 +210,16 @@ def test_a_reveal_restarts_the_count_only_if_the_setting_says_so():
     assert values[True] != 0.0
 
 
+def test_a_blind_attack_restarts_the_count(jungle):
+    # The lion attacks the face-down cat on a2 at 39 plies without progress: a capture.
+    state = jungle.state_from_text("7r/8/8/8/8/x7/L7 0 39 - C")
+    expected_action, expected_value = python_search(jungle, "minimax", state, 1)
+    action, value, _, _ = kernels.compiled_search(state, 1, 0, 100.0, HUNT_WEIGHT,
+                                                  state.legal_actions())
+    assert state.action_to_str(action) == "a1-a2"
+    assert (action, value) == (expected_action, expected_value) and value != 0.0
+
+
 def test_search_stops_past_max_nodes(jungle):
     state = jungle.initial_state()
     _, _, nodes, completed = kernels.compiled_search(state, 3, 0, 100.0, HUNT_WEIGHT,

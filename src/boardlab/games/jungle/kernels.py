@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .dark import COLS, HIDDEN, NUM_ACTIONS, NUM_REVEALS, ROWS, SQUARES, JungleDarkState
+from . import heuristics
+from .dark import HIDDEN, NEIGHBOURS, NUM_ACTIONS, NUM_REVEALS, SQUARES, JungleDarkState
 
 WIN_VALUE = 1_000_000.0
 """agents/evaluation.py's WIN_VALUE: a win is worth WIN_VALUE less the plies it took."""
@@ -33,29 +34,16 @@ ONGOING, DRAW = -2, -1
 draw too)."""
 
 
-@njit(cache=True, inline="always")
-def _can_capture(attacker, defender):
-    # pieces.can_capture: rank order, but the rat eats the elephant and not the reverse.
-    if attacker == 1 and defender == 8:
-        return True
-    if attacker == 8 and defender == 1:
-        return False
-    return attacker > defender
-
-
-@njit(cache=True, inline="always")
-def _neighbour(sq, d):
-    """Square next to `sq` in direction d (dark.DIRECTIONS order: up, down, left, right in
-    row terms (-1,0), (1,0), (0,-1), (0,1)), or -1 off the board."""
-    r = sq // COLS
-    c = sq - r * COLS
-    if d == 0:
-        return sq - COLS if r > 0 else -1
-    if d == 1:
-        return sq + COLS if r < ROWS - 1 else -1
-    if d == 2:
-        return sq - 1 if c > 0 else -1
-    return sq + 1 if c < COLS - 1 else -1
+# The Python reference's own tables, as arrays numba freezes into the compiled code.
+NEIGHBOUR = np.full((SQUARES, 4), -1, dtype=np.int64)
+"""NEIGHBOUR[sq, d]: the square next to sq in dark.DIRECTIONS[d], -1 off the board."""
+for _square, _pairs in enumerate(NEIGHBOURS):
+    for _direction, _to in _pairs:
+        NEIGHBOUR[_square, _direction] = _to
+CAPTURES = np.array(heuristics.CAPTURES, dtype=np.bool_)
+"""CAPTURES[a, d]: strength a captures strength d (pieces.can_capture; False off 1..8)."""
+DISTANCE = np.array(heuristics.DISTANCE, dtype=np.int64)
+"""Manhattan distance between two squares."""
 
 
 @njit(cache=True, inline="always")
@@ -65,7 +53,7 @@ def _may_enter(cell, target):
     (both die) or one it captures."""
     if target == 0 or target == -HIDDEN:
         return True
-    return target < 0 and (cell == -target or _can_capture(cell, -target))
+    return target < 0 and (cell == -target or CAPTURES[cell, -target])
 
 
 @njit(cache=True)
@@ -83,7 +71,7 @@ def legal_actions(board, player, out):
         if cell <= 0 or cell == HIDDEN:
             continue
         for d in range(4):
-            to = _neighbour(sq, d)
+            to = NEIGHBOUR[sq, d]
             if to >= 0 and _may_enter(cell, board[to] * sign):
                 out[n] = NUM_REVEALS + sq * 4 + d
                 n += 1
@@ -101,7 +89,7 @@ def _ordered_actions(board, player, out, killer0, killer1):
         if cell <= 0 or cell == HIDDEN:
             continue
         for d in range(4):
-            to = _neighbour(sq, d)
+            to = NEIGHBOUR[sq, d]
             if to >= 0:
                 target = board[to] * sign
                 if target < 0 and _may_enter(cell, target):
@@ -117,7 +105,7 @@ def _ordered_actions(board, player, out, killer0, killer1):
         if cell <= 0 or cell == HIDDEN:
             continue
         for d in range(4):
-            to = _neighbour(sq, d)
+            to = NEIGHBOUR[sq, d]
             if to >= 0 and board[to] == 0:
                 out[n] = NUM_REVEALS + sq * 4 + d
                 n += 1
@@ -144,7 +132,7 @@ def _has_action(board, player):
         if cell == HIDDEN:
             return True
         for d in range(4):
-            to = _neighbour(sq, d)
+            to = NEIGHBOUR[sq, d]
             if to >= 0 and _may_enter(cell, board[to] * sign):
                 return True
     return False
@@ -184,10 +172,8 @@ def _odds_against_hidden(hidden_mask, strength):
     for k in range(1, 9):
         if hidden_mask >> k & 1:
             size += 1
-            if _can_capture(strength, k):
-                wins += 1
-            if _can_capture(k, strength):
-                losses += 1
+            wins += CAPTURES[strength, k]
+            losses += CAPTURES[k, strength]
     if size == 0:
         return 0.0, 0.0
     return wins / size, losses / size
@@ -196,16 +182,27 @@ def _odds_against_hidden(hidden_mask, strength):
 @njit(cache=True)
 def evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight):
     """heuristics.minimax_evaluation(state, player, piece_count_weight)
-    + hunt_weight * heuristics.hunt(state, player); `enemy_hidden` = state.hidden[1 - player].
-    The same sums in the same order, so the floats agree bit for bit."""
+    + hunt_weight * heuristics.hunt(state, player); `enemy_hidden` = state.hidden[1 - player]."""
+    return _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight,
+                     np.empty(2 * SQUARES, dtype=np.int64))
+
+
+@njit(cache=True)
+def _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, squares):
+    """`evaluate` with scratch room (`squares`, >= 32 ints) for the lists of own face-up and
+    enemy squares. The same sums in the same order as the Python code, so the floats agree
+    bit for bit."""
     sign = 1 if player == 0 else -1
     count = strength_sum = information = tactics = 0
+    own = enemies = 0  # own face-up squares go to squares[0:16], enemy ones to [16:32]
     for sq in range(SQUARES):
         cell = board[sq] * sign
         if cell == 0:
             continue
         if cell < 0:
             count -= 1
+            squares[16 + enemies] = sq
+            enemies += 1
             if cell == -HIDDEN:
                 information -= 10
             else:
@@ -216,48 +213,42 @@ def evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight):
             information += 5
             continue
         strength_sum += cell
+        squares[own] = sq
+        own += 1
         for d in range(4):
-            nb = _neighbour(sq, d)
+            nb = NEIGHBOUR[sq, d]
             if nb < 0:
                 continue
             enemy = -board[nb] * sign
             if 0 < enemy < HIDDEN:
-                if _can_capture(cell, enemy):
+                if CAPTURES[cell, enemy]:
                     tactics += 20
-                elif _can_capture(enemy, cell):
+                elif CAPTURES[enemy, cell]:
                     tactics -= 15
     value = piece_count_weight * count + 10 * strength_sum + information + tactics
-    if hunt_weight == 0.0:
+    if hunt_weight == 0.0 or enemies == 0:  # heuristics.hunt is then 0
         return value
-    return value + hunt_weight * _hunt(board, sign, enemy_hidden)
-
-
-@njit(cache=True)
-def _hunt(board, sign, enemy_hidden):
-    """heuristics.hunt: for each own face-up piece and its nearest enemy (first in square order
-    at the least Manhattan distance d), 3 / (1 + d) if it can take it, -4 / (1 + d) if taken."""
+    # heuristics.hunt: each own face-up piece and its nearest enemy (the first in square order
+    # at the least Manhattan distance d): 3 / (1 + d) if it can take it, -4 / (1 + d) if taken.
     opp = threat = 0.0
-    for sq in range(SQUARES):
+    for i in range(own):
+        sq = squares[i]
         strength = board[sq] * sign
-        if strength <= 0 or strength == HIDDEN:
-            continue
-        r, c = sq // COLS, sq % COLS
-        distance, enemy = 99, 0
-        for esq in range(SQUARES):
-            if board[esq] * sign < 0:
-                d = abs(r - esq // COLS) + abs(c - esq % COLS)
-                if d < distance:
-                    distance, enemy = d, -board[esq] * sign
-        if enemy == 0:
-            return 0.0  # no enemy at all: the Python terms are (0, 0)
+        distance, nearest = 99, 0
+        for j in range(enemies):
+            esq = squares[16 + j]
+            d = DISTANCE[sq, esq]
+            if d < distance:
+                distance, nearest = d, esq
+        enemy = -board[nearest] * sign
         if enemy == HIDDEN:
             win, lose = _odds_against_hidden(enemy_hidden, strength)
         else:
-            win = 1.0 if _can_capture(strength, enemy) else 0.0
-            lose = 1.0 if _can_capture(enemy, strength) else 0.0
+            win = 1.0 if CAPTURES[strength, enemy] else 0.0
+            lose = 1.0 if CAPTURES[enemy, strength] else 0.0
         opp += win * 3.0 / (1 + distance)
         threat -= lose * 4.0 / (1 + distance)
-    return opp + threat
+    return value + hunt_weight * (opp + threat)
 
 
 @njit(cache=True, inline="always")
@@ -268,7 +259,7 @@ def _make(board, no_capture, action):
     if action < NUM_REVEALS:
         return action, action, True, no_capture, board[action], board[action]
     frm = (action - NUM_REVEALS) // 4
-    to = _neighbour(frm, (action - NUM_REVEALS) % 4)
+    to = NEIGHBOUR[frm, (action - NUM_REVEALS) % 4]
     moved = board[frm]
     target = board[to]
     if target == HIDDEN or target == -HIDDEN:  # a blind attack: the defender's reveal first
@@ -276,7 +267,7 @@ def _make(board, no_capture, action):
     if target == 0:
         board[to] = moved
         next_no_capture = no_capture + 1
-    elif _can_capture(abs(moved), abs(target)):
+    elif CAPTURES[abs(moved), abs(target)]:
         board[to] = moved
         next_no_capture = 0
     else:  # equal strengths destroy each other
@@ -295,10 +286,12 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
     == `to` a reveal, else a blind attack from `frm`), `player` the side that acted. `to` < 0:
     a finished ply, `player` to move. ctx = (me, no_capture_limit, reveal_is_progress,
     max_nodes); weights = (piece_count_weight, hunt_weight); buffer[d] holds the actions of
-    the node with d plies left, killers[d] the two latest moves that cut off there (newest
-    first, -1 none), as the Python agent keeps them. counter[0] counts nodes as the Python agent does (every call);
-    counter[1] = 1 once past max_nodes, and the search unwinds.
-    One self-recursive function: numba cannot type mutual recursion here."""
+    the node with d plies left (row 0, as depth-0 nodes do not expand, is the evaluation's
+    scratch), killers[d] the two latest moves that cut off there (newest first, -1 none) as
+    the Python agent keeps them, so both search the same tree. counter[0] counts nodes as the
+    Python agent does (every call); counter[1] = 1 once past max_nodes, and the search unwinds.
+    One self-recursive function: numba could not type the mutual recursion of separate
+    decision, move and chance functions."""
     counter[0] += 1
     if counter[0] > ctx[3]:
         counter[1] = 1
@@ -326,7 +319,7 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
                 next_no_capture = 0 if ctx[2] != 0 else no_capture + 1
             else:
                 strength = abs(attacker)
-                if _can_capture(strength, k):
+                if CAPTURES[strength, k]:
                     board[to] = attacker
                 elif strength == k:
                     board[to] = 0
@@ -351,7 +344,8 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
             return 0.0
         return WIN_VALUE - plies if status == me else -(WIN_VALUE - plies)
     if depth <= 0:
-        return evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1])
+        return _evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1],
+                         buffer[0])
     actions = buffer[depth]
     n = _ordered_actions(board, player, actions, killers[depth, 0], killers[depth, 1])
     maximising = player == me
