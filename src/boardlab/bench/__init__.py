@@ -1,0 +1,79 @@
+"""`boardlab bench`: how fast each engine is, and how that compares with the peers.
+
+For each game: random playouts (games/s) with the readable Python `State` and with the game's
+numba kernel where it has one; perft (leaves/s); move generation where a peer has the game
+(positions/s); alpha-beta (nodes/s, `minimax:depth=D`); MCTS (simulations/s, `mcts:sims=N`);
+and a small network's forward pass over the game's `encode` planes at batch 1 and 256. With
+peers, the same work on OpenSpiel, Fairy-Stockfish (pyffish) and Pgx in the same run, and our
+figure over theirs as a ratio: on a shared machine only ratios from one run mean much.
+
+    from boardlab.bench import run_bench
+    figures = run_bench(["reversi"], peers=True, repeat=3)
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..core.game import ParseError
+from .timing import Figure, Job, Skip, attach_ratios, run_job
+
+__all__ = ["Figure", "Job", "Skip", "run_bench", "plan", "loadable_games"]
+
+QUICK_SECONDS = 0.02
+"""Shortest sample with --quick: enough for the clock, not for a steady figure."""
+FULL_SECONDS = 0.25
+
+
+def loadable_games() -> list[str]:
+    """Every registered game that imports here (a game still being written is left out)."""
+    from ..core.registry import game_class, game_names
+
+    names = []
+    for name in game_names():
+        try:
+            game_class(name)
+        except ImportError:
+            continue
+        names.append(name)
+    return names
+
+
+def plan(games: Sequence[str] | None, peers: bool, quick: bool) -> list[Job]:
+    """The jobs for `games` (all loadable games if None), ours first, then the peers'."""
+    from ..core.registry import make_game
+    from . import network, ours
+    from . import peers as peer_jobs
+
+    names = list(games) if games else loadable_games()
+    jobs: list[Job] = []
+    for name in names:
+        try:
+            game = make_game(name)
+        except ImportError as error:
+            raise ParseError(f"game {name!r} cannot be loaded: {error}") from None
+        jobs += ours.jobs_for(game.name, game, quick)
+        jobs += network.jobs_for(game.name, game)
+        if peers:
+            jobs += peer_jobs.jobs_for(game.name, game, quick)
+    return jobs
+
+
+def run_bench(games: Sequence[str] | None = None, peers: bool = False, quick: bool = False,
+              repeat: int | None = None,
+              on_figure: Callable[[Figure], None] | None = None) -> list[Figure]:
+    """Measure every job of `plan(...)`; each figure is the median of `repeat` samples
+    (default 5, or 2 with `quick`). `on_figure` sees each figure as soon as it is measured."""
+    if repeat is None:
+        repeat = 2 if quick else 5
+    if repeat < 1:
+        raise ParseError(f"--repeat must be at least 1, not {repeat}")
+    seconds = QUICK_SECONDS if quick else FULL_SECONDS
+    figures = []
+    for job in plan(games, peers, quick):
+        figure = run_job(job, repeat, seconds)
+        figures.append(figure)
+        if on_figure is not None:
+            on_figure(figure)
+    attach_ratios(figures)
+    return figures

@@ -1,0 +1,260 @@
+"""BoardLab's own figures: the readable Python `State`, each game's numba kernels, the agents.
+
+Every job starts from positions that depend only on a fixed seed, so two runs (and ours beside
+a peer's) do the same work. Depths and sizes come in a quick and a full size; the figure is a
+rate either way, so `--quick` changes the noise, not the meaning.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ..core.agent import Clock
+from ..core.game import Game, ParseError, State
+from ..core.registry import make_agent
+from .timing import Batch, Job, Skip, Tally
+
+PERFT_DEPTH = {"reversi": (5, 6), "xiangqi": (2, 3), "minichess": (4, 5), "jungle": (1, 2)}
+"""(quick, full) depth of the Python perft: about 0.01 s / 0.3 s a tree here."""
+KERNEL_PERFT_DEPTH = {"reversi": (7, 9), "xiangqi": (3, 4), "minichess": (5, 6)}
+ALPHABETA_DEPTH = {"reversi": (2, 4), "xiangqi": (2, 3), "minichess": (3, 4), "jungle": (2, 3)}
+MCTS_SIMULATIONS = (50, 400)
+OPENING_PLIES = 6
+"""Random plies from the start to the position searched by alpha-beta (past the book-like
+opening, where every engine's move ordering behaves alike)."""
+
+
+def depth_of(table: dict[str, tuple[int, int]], game: str, quick: bool) -> int:
+    quick_depth, full_depth = table.get(game, (1, 2))
+    return quick_depth if quick else full_depth
+
+
+# --- positions and random games ------------------------------------------------------------------
+
+def random_step(state: State, rng: random.Random) -> None:
+    """One uniformly random legal action; at a chance node, an outcome by its probability."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    else:
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def after_random_plies(game: Game, plies: int, seed: int) -> State:
+    """The start position after `plies` seeded random player decisions (chance resolved)."""
+    rng = random.Random(seed)
+    state = game.initial_state(seed)
+    while state.move_number() < plies and not state.is_terminal():
+        random_step(state, rng)
+    while state.is_chance_node():
+        random_step(state, rng)
+    return state
+
+
+def random_positions(game: Game, count: int, seed: int) -> list[State]:
+    """`count` decision positions (not final, not chance) from seeded random games."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.initial_state(rng.randrange(2**31))
+        while not state.is_terminal() and len(found) < count:
+            if not state.is_chance_node():
+                found.append(state.clone())
+            random_step(state, rng)
+    return found
+
+
+# --- the jobs --------------------------------------------------------------------------------------
+
+def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
+    """Our jobs for one game: playouts, perft, move generation, alpha-beta, MCTS."""
+    jobs = [_python_playouts(name, game)]
+    jobs += _kernel_playouts(name)
+    depth = depth_of(PERFT_DEPTH, name, quick)
+    jobs.append(Job(name, "perft", "python State", "leaves", f"perft depth {depth} from the "
+                    "start (boardlab.cli.perft)", lambda: _python_perft(game, depth)))
+    jobs += _kernel_perft(name, game, quick)
+    jobs += _movegen(name, game, quick)
+    jobs += _alphabeta(name, game, quick)
+    jobs.append(_mcts(name, game, quick))
+    return jobs
+
+
+def _python_playouts(name: str, game: Game) -> Job:
+    tally = Tally()
+
+    def setup() -> Batch:
+        rng = random.Random(1)
+
+        def batch() -> int:
+            state = game.initial_state(rng.randrange(2**31))
+            while not state.is_terminal():
+                random_step(state, rng)
+            tally.add(state.move_number())
+            return 1
+
+        def batch_without_chance() -> int:
+            # The loop a user writes for a game without chance: no chance-node test per ply.
+            state = game.initial_state(rng.randrange(2**31))
+            while not state.is_terminal():
+                state.apply(rng.choice(state.legal_actions()))
+            tally.add(state.move_number())
+            return 1
+        return batch if game.facts.has_chance else batch_without_chance
+    return Job(name, "playout", "python State", "games",
+               "random games from the start: legal_actions + apply", setup, tally=tally)
+
+
+def _kernel_playouts(name: str) -> list[Job]:
+    if name != "reversi":
+        return []  # the other games' kernels are perft and search, not playouts
+
+    def one_call_per_game() -> Batch:
+        from ..games.reversi import ReversiGame
+        from ..games.reversi.kernels import random_playout
+
+        start = ReversiGame().initial_state()
+        seeds = iter(range(10**9))
+
+        def batch() -> int:
+            for _ in range(100):
+                random_playout(start.black, start.white, start.player, next(seeds))
+            return 100
+        return batch
+
+    def many_games_per_call() -> Batch:
+        from ..games.reversi import ReversiGame
+        from ..games.reversi.kernels import random_playouts
+
+        start = ReversiGame().initial_state()
+        seeds = iter(range(10**9))
+
+        def batch() -> int:
+            random_playouts(start.black, start.white, start.player, next(seeds), 5000)
+            return 5000
+        return batch
+
+    return [Job(name, "playout", "numba kernel", "games",
+                "kernels.random_playout, one call per game", one_call_per_game),
+            Job(name, "playout", "numba kernel, batch", "games",
+                "kernels.random_playouts, 5000 games per call", many_games_per_call)]
+
+
+def _python_perft(game: Game, depth: int) -> Batch:
+    from ..cli import perft
+
+    start = game.initial_state(0)
+    return lambda: perft(start, depth)
+
+
+def _kernel_perft(name: str, game: Game, quick: bool) -> list[Job]:
+    if name not in KERNEL_PERFT_DEPTH:
+        return []
+    depth = depth_of(KERNEL_PERFT_DEPTH, name, quick)
+
+    def setup() -> Batch:
+        start = game.initial_state(0)
+        if name == "reversi":
+            from ..games.reversi import kernels as reversi
+
+            return lambda: reversi.perft(start.black, start.white, start.player, depth)
+        if name == "xiangqi":
+            from ..games.xiangqi import kernels as xiangqi
+
+            return lambda: xiangqi.perft(start.board, start.player, depth)
+        from ..games.minichess import kernels as minichess
+
+        return lambda: minichess.perft(start.board, start.player, depth)
+    return [Job(name, "perft", "numba kernel", "leaves",
+                f"perft depth {depth} from the start (kernels.perft)", setup)]
+
+
+MOVEGEN_POSITIONS = (40, 200)
+"""(quick, full) number of positions whose moves are generated, ours and the peers' alike."""
+
+
+def _movegen(name: str, game: Game, quick: bool) -> list[Job]:
+    """Move lists per second on positions of random games, where a peer has the game too."""
+    if name not in ("xiangqi", "minichess"):
+        return []
+    count = MOVEGEN_POSITIONS[0] if quick else MOVEGEN_POSITIONS[1]
+    work = f"legal moves of {count} positions from seeded random games"
+
+    def boards() -> list[tuple[list[int], int]]:
+        return [(s.board, s.player) for s in random_positions(game, count, 5)]
+
+    def python_rules() -> Batch:
+        if name == "xiangqi":
+            from ..games.xiangqi.rules import legal_moves as generate
+        else:
+            from ..games.minichess.rules import moves as generate
+        return _over_boards(boards(), generate)
+
+    def kernel() -> Batch:
+        if name == "xiangqi":
+            from ..games.xiangqi.kernels import legal_moves as generate
+        else:
+            from ..games.minichess.kernels import moves as generate
+        return _over_boards(boards(), generate)
+
+    return [Job(name, "movegen", "python rules", "positions", work, python_rules),
+            Job(name, "movegen", "numba kernel", "positions", work, kernel)]
+
+
+def _over_boards(boards: list[tuple[list[int], int]],
+                 generate: Callable[[list[int], int], object]) -> Batch:
+    def batch() -> int:
+        for board, player in boards:
+            generate(board, player)
+        return len(boards)
+    return batch
+
+
+def _alphabeta(name: str, game: Game, quick: bool) -> list[Job]:
+    depth = depth_of(ALPHABETA_DEPTH, name, quick)
+    work = f"minimax:depth={depth} from a position {OPENING_PLIES} random plies in"
+    jobs = [Job(name, "alphabeta", "python State", "nodes", work,
+                lambda: _search(game, f"minimax:depth={depth},kernel=false",
+                                fallback=f"minimax:depth={depth}"))]
+    if getattr(game, "compiled_minimax", lambda _: None)("minimax") is not None:
+        jobs.append(Job(name, "alphabeta", "numba kernel", "nodes", work + " (compiled search)",
+                        lambda: _search(game, f"minimax:depth={depth},kernel=true")))
+    return jobs
+
+
+def _search(game: Game, spec: str, fallback: str | None = None) -> Batch:
+    try:
+        agent = make_agent(spec, game)
+    except ParseError:
+        if fallback is None:
+            raise Skip(f"{spec} cannot be built here") from None
+        agent = make_agent(fallback, game)  # an older minimax without the `kernel` switch
+    position = after_random_plies(game, OPENING_PLIES, 3)
+
+    def batch() -> int:
+        agent.start_game(position.current_player(), 0)
+        agent.act(position.clone(), Clock())
+        return int(agent.last_info()["nodes"])
+    return batch
+
+
+def _mcts(name: str, game: Game, quick: bool) -> Job:
+    sims = MCTS_SIMULATIONS[0] if quick else MCTS_SIMULATIONS[1]
+
+    def setup() -> Batch:
+        try:
+            agent = make_agent(f"mcts:sims={sims}", game)
+        except (ParseError, ImportError) as error:
+            raise Skip(f"no mcts agent here yet ({error})") from None
+        start = game.initial_state(0)
+        while start.is_chance_node():
+            random_step(start, random.Random(0))
+
+        def batch() -> int:
+            agent.start_game(start.current_player(), 0)
+            agent.act(start.clone(), Clock())
+            return int(agent.last_info().get("simulations", sims))
+        return batch
+    return Job(name, "mcts", "python tree", "simulations",
+               f"mcts:sims={sims}, one move from the start", setup)

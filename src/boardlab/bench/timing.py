@@ -1,0 +1,151 @@
+"""What a benchmark is (a Job), what it yields (a Figure), and how it is timed.
+
+A job's `setup()` builds everything it needs (games, positions, compiled kernels, a peer's
+objects) and returns a callable that does one batch of work and returns how many units it did
+(games, leaves, nodes, simulations, positions). Setup is never timed. One *sample* repeats the
+batch until `min_seconds` have passed, so fast and slow engines are both timed over a span
+long enough for the clock; a figure is the median of `repeat` samples, with their min and max.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+Batch = Callable[[], int]
+"""One batch of work; returns the units done (games, leaves, nodes, simulations...)."""
+
+
+@dataclass
+class Tally:
+    """Plies and games played by a playout job, so that engines whose random games differ in
+    length (other ply caps, other end rules) can be compared per ply too."""
+
+    games: int = 0
+    plies: int = 0
+
+    def add(self, plies: int) -> None:
+        self.games += 1
+        self.plies += plies
+
+    @property
+    def plies_per_game(self) -> float | None:
+        return self.plies / self.games if self.games else None
+
+
+class Skip(Exception):
+    """A job that cannot run here (a peer not installed, an agent not written yet): the
+    message is the note printed in its place."""
+
+
+@dataclass
+class Job:
+    """One figure to measure: `setup()` returns the batch to time, or raises Skip."""
+
+    game: str
+    """Our game's name; a peer's figure is filed under the game it is compared with."""
+    task: str
+    """playout, perft, movegen, alphabeta, mcts, network-b1, network-b256."""
+    engine: str
+    """Who does the work: `python State`, `numba kernel`, `OpenSpiel`, `pyffish`..."""
+    unit: str
+    """What is counted per second: games, leaves, positions, nodes, simulations."""
+    work: str
+    """The exact work, e.g. `perft depth 3 from the start`."""
+    setup: Callable[[], Batch]
+    peer: bool = False
+    """A peer's figure (the denominator of ratios), not ours."""
+    warmup: bool = True
+    """Run one untimed batch first (numba compiles, caches fill)."""
+    tally: Tally | None = None
+    """Filled by playout batches: the mean length of the games played."""
+
+
+@dataclass
+class Figure:
+    """A measured rate (units per second), or the note saying why there is none."""
+
+    game: str
+    task: str
+    engine: str
+    unit: str
+    work: str
+    peer: bool
+    rates: list[float] = field(default_factory=list)
+    note: str = ""
+    ratios: dict[str, float] = field(default_factory=dict)
+    """Our median over each peer's median for the same game and task (ours only)."""
+    plies_per_game: float | None = None
+    """Mean length of the random games a playout figure played."""
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.rates)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rates) if self.rates else 0.0
+
+    @property
+    def low(self) -> float:
+        return min(self.rates) if self.rates else 0.0
+
+    @property
+    def high(self) -> float:
+        return max(self.rates) if self.rates else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "task": self.task, "engine": self.engine, "peer": self.peer,
+                "unit": self.unit, "per_second": self.median if self.measured else None,
+                "min": self.low if self.measured else None,
+                "max": self.high if self.measured else None,
+                "samples": self.rates, "work": self.work, "note": self.note,
+                "ratios": self.ratios, "plies_per_game": self.plies_per_game,
+                "plies_per_second": (self.median * self.plies_per_game
+                                     if self.plies_per_game and self.measured else None)}
+
+
+def sample(batch: Batch, min_seconds: float) -> float:
+    """Units per second over whole batches spanning at least `min_seconds`."""
+    units = 0
+    started = time.perf_counter()
+    while True:
+        units += batch()
+        elapsed = time.perf_counter() - started
+        if elapsed >= min_seconds:
+            break
+    if units <= 0:
+        raise RuntimeError("a benchmark batch reported no work done")
+    return units / elapsed
+
+
+def run_job(job: Job, repeat: int, min_seconds: float) -> Figure:
+    """Set the job up and time it `repeat` times; a Skip or a failing setup becomes a note."""
+    figure = Figure(job.game, job.task, job.engine, job.unit, job.work, job.peer)
+    try:
+        batch = job.setup()
+    except Skip as reason:
+        figure.note = str(reason)
+        return figure
+    except ImportError as error:
+        figure.note = f"not installed ({error})"
+        return figure
+    if job.warmup:
+        batch()
+    figure.rates = [sample(batch, min_seconds) for _ in range(repeat)]
+    if job.tally is not None:
+        figure.plies_per_game = job.tally.plies_per_game
+    return figure
+
+
+def attach_ratios(figures: list[Figure]) -> None:
+    """Give each of our figures its ratio to every peer figure of the same game and task."""
+    peers = [f for f in figures if f.peer and f.measured]
+    for ours in figures:
+        if ours.peer or not ours.measured:
+            continue
+        for peer in peers:
+            if (peer.game, peer.task) == (ours.game, ours.task):
+                ours.ratios[peer.engine] = ours.median / peer.median
