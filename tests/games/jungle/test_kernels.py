@@ -113,6 +113,15 @@ def test_evaluation_equals_the_python_heuristics_on_300_random_games(random_game
                     assert got == pytest.approx(expected, abs=1e-9), (state.to_text(), player)
 
 
+def test_named_evaluation_weights_give_the_games_evaluators(jungle, random_games):
+    for name, (weight, hunt_weight) in kernels.EVALUATION_WEIGHTS.items():
+        python_evaluator = jungle.evaluators[name]
+        for decisions, _ in random_games[:20]:
+            for state in decisions[::5]:
+                got = kernels.evaluate(board_of(state), 1, state.hidden[0], weight, hunt_weight)
+                assert got == pytest.approx(python_evaluator(state, 1), abs=1e-9), name
+
+
 def test_face_down_nearest_enemy_counts_with_its_odds():
     # Player 0's cat (2) on a1 has a face-down enemy next to it (the other is far), the rat
     # (1) or the dog (3): it takes it with probability 1/2 and is taken with probability 1/2.

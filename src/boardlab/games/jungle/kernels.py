@@ -29,6 +29,13 @@ WIN_VALUE = 1_000_000.0
 NO_LIMIT = np.iinfo(np.int64).max // 2
 """`max_nodes` meaning "never stop early"."""
 _INF = np.inf
+EVALUATION_WEIGHTS = {
+    "minimax": (100.0, heuristics.HUNT_WEIGHT),
+    "seed-minimax": (100.0, 0.0),
+    "seed-minimax-boxed": (1.0, 0.0),
+}
+"""(piece_count_weight, hunt_weight) of the game's evaluators that `evaluate` computes, by
+name; the greedy ones it does not."""
 ONGOING, DRAW = -2, -1
 """`end_of_turn_status` results besides a winner 0 or 1 (dark.JungleDarkState.winner's -1 is a
 draw too)."""
