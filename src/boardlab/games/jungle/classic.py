@@ -1,0 +1,560 @@
+"""Classic Jungle (斗兽棋, Dou Shou Qi): the open 7 x 9 game with dens, traps and two rivers.
+
+The exact rules chosen, and the common variations not chosen, are in CLASSIC.md beside this
+file. In short: each side has the eight animals of `pieces.py`; a move is one square
+orthogonally, or a lion's or tiger's jump across a river; entering the enemy den wins.
+
+Squares are numbered `row * 7 + col`, row 0 = rank 1 (player 0's home row), col 0 = file a.
+Board cells hold +rank for player 0's animals, -rank for player 1's, 0 for empty.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.game import (
+    TERMINAL,
+    Game,
+    GameFacts,
+    IllegalActionError,
+    ParseError,
+    State,
+    check_action,
+)
+from .pieces import (
+    ANIMAL_LETTERS,
+    ANIMAL_NAMES,
+    ELEPHANT,
+    LETTER_TO_STRENGTH,
+    LION,
+    RAT,
+    TIGER,
+    can_capture,
+    square_name,
+)
+
+ROWS, COLS = 9, 7
+SQUARES = ROWS * COLS
+DIRECTIONS = ((1, 0), (-1, 0), (0, -1), (0, 1))
+"""d = 0 north (towards rank 9), 1 south (towards rank 1), 2 west (towards a), 3 east."""
+DIRECTION_NAMES = ("north", "south", "west", "east")
+NUM_ACTIONS = SQUARES * 4
+"""Action id = from_square * 4 + direction; a lion's or tiger's move into a river is its jump."""
+
+DENS = (3, 8 * COLS + 3)
+"""DENS[p]: player p's own den (d1, d9); p may not enter it, the enemy wins by entering it."""
+TRAPS = ((2, 4, COLS + 3), (8 * COLS + 2, 8 * COLS + 4, 7 * COLS + 3))
+"""TRAPS[p]: the traps around p's den (c1 e1 d2; c9 e9 d8). An enemy standing on one of them
+can be taken by any of p's pieces."""
+WATER = frozenset(r * COLS + c for r in (3, 4, 5) for c in (1, 2, 4, 5))
+"""The two rivers: b4-c6 and e4-f6."""
+TRAP_OWNER = [-1] * SQUARES
+for _owner, _squares in enumerate(TRAPS):
+    for _sq in _squares:
+        TRAP_OWNER[_sq] = _owner
+IS_WATER = [sq in WATER for sq in range(SQUARES)]
+JUMPERS = (LION, TIGER)
+
+START_TEXT = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L 0 0"
+"""The standard setup: player 0 tiger a1, lion g1, cat b2, dog f2, elephant a3, wolf c3,
+leopard e3, rat g3; player 1 the same turned half a circle (lion a9 ... rat a7)."""
+
+
+def _tables() -> tuple[list[list[int]], list[list[tuple[int, tuple[int, ...]] | None]]]:
+    """STEP[sq][d]: the neighbour square or -1; JUMP[sq][d]: (landing, water squares crossed)
+    when the neighbour is water, i.e. where a lion or tiger jumps instead of stepping."""
+    step: list[list[int]] = []
+    jump: list[list[tuple[int, tuple[int, ...]] | None]] = []
+    for sq in range(SQUARES):
+        r, c = divmod(sq, COLS)
+        steps, jumps = [], []
+        for dr, dc in DIRECTIONS:
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < ROWS and 0 <= nc < COLS):
+                steps.append(-1)
+                jumps.append(None)
+                continue
+            steps.append(nr * COLS + nc)
+            if sq in WATER or nr * COLS + nc not in WATER:
+                jumps.append(None)
+                continue
+            crossed = []
+            while nr * COLS + nc in WATER:
+                crossed.append(nr * COLS + nc)
+                nr, nc = nr + dr, nc + dc
+            jumps.append((nr * COLS + nc, tuple(crossed)))
+        step.append(steps)
+        jump.append(jumps)
+    return step, jump
+
+
+STEP, JUMP = _tables()
+
+_ZOBRIST_RNG = random.Random(20261122)
+ZOBRIST = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(17)] for _ in range(SQUARES)]
+"""ZOBRIST[sq][cell + 8]: position hashing for the repetition rule (cell 0 hashes to 0)."""
+for _row in ZOBRIST:
+    _row[8] = 0
+ZOBRIST_SIDE = _ZOBRIST_RNG.getrandbits(64)
+
+
+def captures(attacker: int, defender: int, defender_square: int, attacker_owner: int) -> bool:
+    """Whether an animal of rank `attacker` owned by `attacker_owner` may take an enemy of rank
+    `defender` standing on land square `defender_square` (water rules are checked by the caller).
+
+    Ranks as in `pieces.can_capture` (the rat takes the elephant, never the other way), equal
+    ranks take each other (the attacker wins), and an enemy on one of the attacker's own traps
+    counts as rank 0: any piece takes it.
+    """
+    if TRAP_OWNER[defender_square] == attacker_owner:
+        return True
+    return attacker == defender or can_capture(attacker, defender)
+
+
+def sq_name(square: int) -> str:
+    return square_name(*divmod(square, COLS))
+
+
+def parse_square(text: str) -> int:
+    cleaned = text.strip().lower()
+    if len(cleaned) != 2 or not ("a" <= cleaned[0] <= "g") or not ("1" <= cleaned[1] <= "9"):
+        raise ParseError(f"{text!r} is not a square of the 7x9 Jungle board (a1..g9)")
+    return (int(cleaned[1]) - 1) * COLS + ord(cleaned[0]) - ord("a")
+
+
+def terrain_name(square: int) -> str:
+    if IS_WATER[square]:
+        return "water"
+    if square in DENS:
+        return f"player {DENS.index(square)}'s den"
+    if TRAP_OWNER[square] >= 0:
+        return f"player {TRAP_OWNER[square]}'s trap"
+    return "land"
+
+
+@dataclass(frozen=True)
+class JungleClassicSettings:
+    no_capture_limit: int = 100
+    """Plies in a row without a capture after which the game is drawn."""
+    repetition_draw: bool = True
+    """Whether the third occurrence of a position (board and side to move) is a draw."""
+
+    def __post_init__(self) -> None:
+        if self.no_capture_limit < 1:
+            raise ValueError("no_capture_limit must be at least 1")
+
+
+class JungleClassicGame(Game):
+    name = "jungle-classic"
+    Settings = JungleClassicSettings
+
+    @property
+    def facts(self) -> GameFacts:
+        # At most 15 captures end a game (the 15th empties a side); each may follow
+        # no_capture_limit quiet plies.
+        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
+                         hidden_information=False,
+                         max_length=16 * self.settings.no_capture_limit)
+
+    def initial_state(self, seed: int | None = None) -> "JungleClassicState":
+        return parse_position(self, START_TEXT)
+
+    def state_from_text(self, text: str) -> "JungleClassicState":
+        return parse_position(self, text)
+
+    @property
+    def evaluators(self):
+        from .classic_heuristics import EVALUATORS
+
+        return EVALUATORS
+
+
+class JungleClassicState(State):
+    __slots__ = ("game", "board", "player", "no_capture", "plies", "winner", "hash",
+                 "history", "counts", "_legal")
+
+    def __init__(self, game: JungleClassicGame, board: list[int], player: int,
+                 no_capture: int = 0, plies: int = 0) -> None:
+        self.game = game
+        self.board = board
+        self.player = player
+        self.no_capture = no_capture
+        self.plies = plies
+        self.winner: int | None = None
+        """At a terminal state: 0, 1, or -1 for a draw."""
+        self.hash = _hash(board, player)
+        self.history = [self.hash]
+        """Hashes of the positions since the last capture (a capture makes them unreachable)."""
+        self.counts = [sum(1 for cell in board if cell > 0), sum(1 for cell in board if cell < 0)]
+        self._legal: list[int] | None = None
+
+    # --- whose turn ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    # --- actions -------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.winner is not None:
+            return []
+        if self._legal is None:
+            self._legal = self.actions_of(self.player)
+        return list(self._legal)
+
+    def actions_of(self, player: int) -> list[int]:
+        """The moves `player` would have if it were to move now, sorted."""
+        board = self.board
+        sign = 1 if player == 0 else -1
+        own_den = DENS[player]
+        actions: list[int] = []
+        for sq in range(SQUARES):
+            rank = board[sq] * sign
+            if rank <= 0:
+                continue
+            steps = STEP[sq]
+            for d in range(4):
+                to = steps[d]
+                if to < 0 or to == own_den:
+                    continue
+                if IS_WATER[to]:
+                    if rank == RAT:
+                        target = board[to] * sign
+                        # Only a rat already in the water may take a rat in the water.
+                        if target == 0 or (target == -RAT and IS_WATER[sq]):
+                            actions.append(sq * 4 + d)
+                    elif rank == LION or rank == TIGER:
+                        landing, crossed = JUMP[sq][d]  # type: ignore[misc]
+                        if any(board[w] for w in crossed):
+                            continue  # a rat (either side's) in the way blocks the jump
+                        target = board[landing] * sign
+                        if target == 0 or (target < 0 and captures(rank, -target, landing,
+                                                                     player)):
+                            actions.append(sq * 4 + d)
+                    continue
+                target = board[to] * sign
+                if target == 0:
+                    actions.append(sq * 4 + d)
+                elif target < 0 and not IS_WATER[sq] and captures(rank, -target, to, player):
+                    actions.append(sq * 4 + d)
+        return actions
+
+    def destination(self, action: int) -> int:
+        """The square the move lands on: the neighbour, or beyond the river for a jump."""
+        square, direction = divmod(action, 4)
+        to = STEP[square][direction]
+        if to >= 0 and IS_WATER[to] and abs(self.board[square]) in JUMPERS:
+            return JUMP[square][direction][0]  # type: ignore[index]
+        return to
+
+    def apply(self, action: int) -> None:
+        check_action(self, action)
+        frm = action >> 2
+        to = self.destination(action)
+        board = self.board
+        mover, opponent = self.player, 1 - self.player
+        piece, captured = board[frm], board[to]
+        board[to], board[frm] = piece, 0
+        self.hash ^= (ZOBRIST[frm][piece + 8] ^ ZOBRIST[to][piece + 8]
+                      ^ ZOBRIST[to][captured + 8] ^ ZOBRIST_SIDE)
+        self.player = opponent
+        self.plies += 1
+        self._legal = None
+        if captured:
+            self.no_capture = 0
+            self.counts[opponent] -= 1
+            self.history = [self.hash]
+        else:
+            self.no_capture += 1
+            self.history.append(self.hash)
+        if to == DENS[opponent] or self.counts[opponent] == 0:
+            self.winner = mover
+            return
+        self._legal = self.actions_of(opponent)
+        if not self._legal:
+            self.winner = mover  # no legal move on your turn loses
+        elif self.game.settings.repetition_draw and self.history.count(self.hash) >= 3:
+            self.winner = -1
+        elif self.no_capture >= self.game.settings.no_capture_limit:
+            self.winner = -1
+
+    def clone(self) -> "JungleClassicState":
+        new = JungleClassicState.__new__(JungleClassicState)
+        new.game = self.game
+        new.board = self.board.copy()
+        new.player = self.player
+        new.no_capture = self.no_capture
+        new.plies = self.plies
+        new.winner = self.winner
+        new.hash = self.hash
+        new.history = self.history.copy()
+        new.counts = self.counts.copy()
+        new._legal = self._legal  # never mutated in place, so it can be shared
+        return new
+
+    # --- outcome -------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        if self.winner is None or self.winner == -1:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    def piece_counts(self) -> tuple[int, int]:
+        return self.counts[0], self.counts[1]
+
+    def repetitions(self) -> int:
+        """How often the current position has occurred since the last capture (1 = first)."""
+        return self.history.count(self.hash)
+
+    def is_capture(self, action: int) -> bool:
+        if not 0 <= action < NUM_ACTIONS:
+            return False
+        to = self.destination(action)
+        return to >= 0 and self.board[to] != 0
+
+    def move_number(self) -> int:
+        return self.plies
+
+    def key(self):
+        return (self.hash, self.no_capture, self.repetitions())
+
+    # --- notation ------------------------------------------------------------------------------
+    def action_to_str(self, action: int) -> str:
+        if not 0 <= action < NUM_ACTIONS:
+            raise ParseError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
+        square = action >> 2
+        to = self.destination(action)
+        if to < 0:
+            return f"{sq_name(square)}-off-board-{DIRECTION_NAMES[action & 3]}"
+        return f"{sq_name(square)}-{sq_name(to)}"
+
+    def str_to_action(self, text: str) -> int:
+        """`a1-a2`; `a1a2` and `a1xa2` are read too; a jump is written `c3-c7`."""
+        raw = text
+        cleaned = text.strip().lower().replace("-", "").replace("x", "").replace(" ", "")
+        if len(cleaned) != 4:
+            raise ParseError(f"{raw!r} is not a Jungle move: write from and to square, "
+                             "e.g. `a1-a2`")
+        frm, to = parse_square(cleaned[:2]), parse_square(cleaned[2:])
+        action = self._action_between(frm, to)
+        if action is None:
+            raise IllegalActionError(f"{raw!r}: animals move one square north, south, west or "
+                                     "east, and only a lion or tiger jumps, straight across a "
+                                     "river")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{raw!r} is not legal here: {self.why_illegal(action)}"
+                                     f"\n{self}")
+        return action
+
+    def _action_between(self, frm: int, to: int) -> int | None:
+        for d in range(4):
+            if STEP[frm][d] == to:
+                return frm * 4 + d
+            jump = JUMP[frm][d]
+            if jump is not None and jump[0] == to and abs(self.board[frm]) in JUMPERS:
+                return frm * 4 + d
+        return None
+
+    def why_illegal(self, action: int) -> str:
+        """A sentence saying why a well-formed action is illegal in this position."""
+        if self.winner is not None:
+            return "the game is over"
+        sign = 1 if self.player == 0 else -1
+        frm = action >> 2
+        rank = self.board[frm] * sign
+        if rank == 0:
+            return f"{sq_name(frm)} is empty"
+        if rank < 0:
+            return f"the piece on {sq_name(frm)} is the opponent's"
+        animal = ANIMAL_NAMES[rank]
+        to = self.destination(action)
+        if to < 0:
+            return f"the {animal} on {sq_name(frm)} would leave the board"
+        if to == DENS[self.player]:
+            return "a piece may not enter its own den"
+        step = STEP[frm][action & 3]
+        if IS_WATER[step] and rank != RAT and rank not in JUMPERS:
+            return f"only the rat may enter the water; the {animal} may not"
+        if rank in JUMPERS and IS_WATER[step]:
+            crossed = JUMP[frm][action & 3][1]  # type: ignore[index]
+            blockers = [sq_name(w) for w in crossed if self.board[w]]
+            if blockers:
+                return f"a rat on {blockers[0]} blocks the {animal}'s jump"
+        target = self.board[to] * sign
+        if target > 0:
+            return f"{sq_name(to)} holds your own {ANIMAL_NAMES[target]}"
+        enemy = ANIMAL_NAMES[-target]
+        if IS_WATER[frm]:
+            return f"a rat in the water cannot take the {enemy} on land at {sq_name(to)}"
+        if IS_WATER[to]:
+            return f"the {enemy} in the water at {sq_name(to)} can only be taken by a rat " \
+                   "in the water"
+        return f"the {animal} cannot take the {enemy} on {sq_name(to)}"
+
+    def to_text(self) -> str:
+        """`<ranks 9..1> <side to move> <plies without capture>` (CLASSIC.md)."""
+        ranks = []
+        for r in range(ROWS - 1, -1, -1):
+            text, empty = "", 0
+            for c in range(COLS):
+                cell = self.board[r * COLS + c]
+                if cell == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    text += str(empty)
+                    empty = 0
+                text += _letter(cell)
+            ranks.append(text + (str(empty) if empty else ""))
+        return f"{'/'.join(ranks)} {self.player} {self.no_capture}"
+
+    def __str__(self) -> str:
+        lines = ["    " + " ".join(chr(ord("a") + c) for c in range(COLS))]
+        for r in range(ROWS - 1, -1, -1):
+            row = []
+            for c in range(COLS):
+                sq = r * COLS + c
+                cell = self.board[sq]
+                if cell:
+                    row.append(_letter(cell))
+                elif IS_WATER[sq]:
+                    row.append("~")
+                elif sq in DENS:
+                    row.append("@")
+                elif TRAP_OWNER[sq] >= 0:
+                    row.append("#")
+                else:
+                    row.append(".")
+            lines.append(f" {r + 1}  " + " ".join(row))
+        if self.winner is not None:
+            status = "draw" if self.winner == -1 else f"player {self.winner} wins"
+        else:
+            status = f"player {self.player} to move"
+        lines.append(f"{status}; {self.no_capture}/{self.game.settings.no_capture_limit} "
+                     "plies without capture; ~ water, # trap, @ den; upper case player 0 "
+                     "(den d1), lower case player 1 (den d9)")
+        return "\n".join(lines)
+
+    def encode(self, player: int) -> np.ndarray:
+        return network_input(self, player)
+
+
+def _letter(cell: int) -> str:
+    letter = ANIMAL_LETTERS[abs(cell)]
+    return letter if cell > 0 else letter.lower()
+
+
+def _hash(board: list[int], player: int) -> int:
+    value = ZOBRIST_SIDE if player == 1 else 0
+    for sq, cell in enumerate(board):
+        value ^= ZOBRIST[sq][cell + 8]
+    return value
+
+
+def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
+    """Inverse of `JungleClassicState.to_text`; ParseError naming what is wrong."""
+    if not isinstance(text, str):
+        raise ParseError(f"jungle-classic position {text!r} is not text")
+    parts = text.split()
+    where = f"jungle-classic position {text!r}"
+    if len(parts) not in (2, 3):
+        raise ParseError(f"{where}: expected `<ranks 9..1> <side to move 0|1> "
+                         "[<plies without capture>]`")
+    ranks = parts[0].split("/")
+    if len(ranks) != ROWS:
+        raise ParseError(f"{where}: {len(ranks)} ranks, expected {ROWS}")
+    board = [0] * SQUARES
+    for i, rank_text in enumerate(ranks):
+        r = ROWS - 1 - i
+        c = 0
+        for char in rank_text:
+            if char.isdigit():
+                c += int(char)
+                continue
+            if char.upper() not in LETTER_TO_STRENGTH:
+                raise ParseError(f"{where}: unknown piece {char!r} on rank {r + 1} (pieces: "
+                                 f"{''.join(ANIMAL_LETTERS.values())}, lower case for "
+                                 "player 1)")
+            if c < COLS:
+                value = LETTER_TO_STRENGTH[char.upper()]
+                board[r * COLS + c] = value if char.isupper() else -value
+            c += 1
+        if c != COLS:
+            raise ParseError(f"{where}: rank {r + 1} has {c} squares, expected {COLS}")
+    if parts[1] not in ("0", "1"):
+        raise ParseError(f"{where}: side to move must be 0 or 1, not {parts[1]!r}")
+    no_capture = 0
+    if len(parts) == 3:
+        if not parts[2].isdigit():
+            raise ParseError(f"{where}: plies without capture must be a number, not "
+                             f"{parts[2]!r}")
+        no_capture = int(parts[2])
+        if no_capture >= game.settings.no_capture_limit:
+            raise ParseError(f"{where}: {no_capture} plies without capture reach the draw "
+                             f"limit {game.settings.no_capture_limit}: the game is over")
+    for player, sign in ((0, 1), (1, -1)):
+        ranks_seen = [sign * cell for cell in board if sign * cell > 0]
+        if len(set(ranks_seen)) != len(ranks_seen):
+            raise ParseError(f"{where}: player {player} has the same animal twice")
+        if not ranks_seen:
+            raise ParseError(f"{where}: player {player} has no pieces and has already lost")
+    for sq, cell in enumerate(board):
+        if cell == 0:
+            continue
+        owner = 0 if cell > 0 else 1
+        if IS_WATER[sq] and abs(cell) != RAT:
+            raise ParseError(f"{where}: the {ANIMAL_NAMES[abs(cell)]} on {sq_name(sq)} stands "
+                             "in the water, where only a rat may go")
+        if sq == DENS[owner]:
+            raise ParseError(f"{where}: player {owner}'s {ANIMAL_NAMES[abs(cell)]} stands in "
+                             "its own den, which it may not enter")
+        if sq == DENS[1 - owner]:
+            raise ParseError(f"{where}: player {owner}'s {ANIMAL_NAMES[abs(cell)]} is in the "
+                             "enemy den: the game is already over")
+    state = JungleClassicState(game, board, player=int(parts[1]), no_capture=no_capture)
+    if not state.legal_actions():
+        state.winner = 1 - state.player
+    return state
+
+
+# --- network input ------------------------------------------------------------------------------
+
+NETWORK_PLANES = 21
+"""Planes of `network_input`: 8 own animals, 8 enemy animals, water, own traps, enemy traps,
+own den, enemy den."""
+
+
+def _terrain_planes() -> np.ndarray:
+    """Terrain planes 16..20 from player 0's view; player 1 sees them turned half a circle."""
+    planes = np.zeros((5, ROWS, COLS), dtype=np.float32)
+    for sq in range(SQUARES):
+        r, c = divmod(sq, COLS)
+        planes[0, r, c] = IS_WATER[sq]
+        planes[1, r, c] = TRAP_OWNER[sq] == 0
+        planes[2, r, c] = TRAP_OWNER[sq] == 1
+        planes[3, r, c] = sq == DENS[0]
+        planes[4, r, c] = sq == DENS[1]
+    return planes
+
+
+TERRAIN = _terrain_planes()
+
+
+def network_input(state: JungleClassicState, player: int) -> np.ndarray:
+    """(21, 9, 7) float32 from `player`'s side: row 0 is `player`'s home rank and the board is
+    turned half a circle for player 1 (the setup is symmetric under that turn, so both players
+    see the same picture at the start). Planes 0-7: `player`'s rat..elephant, 8-15: the
+    opponent's, 16 water, 17 `player`'s traps, 18 the opponent's traps, 19 `player`'s den,
+    20 the opponent's den."""
+    board = np.asarray(state.board, dtype=np.int8).reshape(ROWS, COLS)
+    if player == 1:
+        board = -board[::-1, ::-1]
+    planes = np.zeros((NETWORK_PLANES, ROWS, COLS), dtype=np.float32)
+    for rank in range(1, 9):
+        planes[rank - 1] = board == rank
+        planes[7 + rank] = board == -rank
+    planes[16:] = TERRAIN  # symmetric under the half turn, so the same for both players
+    return planes
