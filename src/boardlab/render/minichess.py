@@ -1,0 +1,37 @@
+"""MiniChess (6 rows x 5 columns) as a picture: rank 6 on top, white (player 0) below."""
+
+from __future__ import annotations
+
+from ..games.minichess.game import SIDE_NAMES, SQUARES, MiniChessState, square_name
+from ..games.minichess.rules import COLS, PIECE_NAMES, ROWS
+from .grid import Picture, Piece
+
+GLYPHS = {1: "\u265f", 2: "\u265c", 3: "\u265e", 4: "\u265d", 5: "\u265b", 6: "\u265a"}
+"""Filled chess symbols for P R N B Q K; the side shows by fill and outline colour."""
+INKS = (("#fffdf5", "#222"), ("#1b1b1b", "#1b1b1b"))
+"""(fill, outline) of white's and black's symbols."""
+
+
+def picture(state: MiniChessState, viewer: int | None = None) -> Picture:
+    pieces = {}
+    for square in range(SQUARES):
+        value = state.board[square]
+        if value:
+            side = 0 if value > 0 else 1
+            ink, outline = INKS[side]
+            pieces[square] = Piece(GLYPHS[abs(value)], "none", ink=ink, stroke=outline,
+                                   shape="glyph",
+                                   title=f"{SIDE_NAMES[side]} {PIECE_NAMES[abs(value)]}")
+    if state.is_terminal():
+        result = "draw" if state.winner == -1 else f"{SIDE_NAMES[state.winner]} wins"
+        status = f"{result} ({state.end_reason})"
+    else:
+        status = f"{SIDE_NAMES[state.player]} to move"
+    return Picture(rows=ROWS, cols=COLS, square_names=[square_name(s) for s in range(SQUARES)],
+                   pieces=pieces, style="checkered", file_labels="abcde",
+                   rank_labels=[str(ROWS - r) for r in range(ROWS)],
+                   caption=f"ply {state.plies}/{state.game.settings.max_plies}; {status}")
+
+
+def action_cells(state: MiniChessState, action: int) -> tuple[int, ...]:
+    return divmod(action, SQUARES)

@@ -1,0 +1,45 @@
+"""Xiangqi as a picture: pieces on the crossings of 10 x 9 lines, red (player 0) below.
+
+Pieces carry their FEN letters (K A B N R C P) rather than Chinese characters, which many
+machines (and headless browsers) have no font for; the tooltip gives the character too.
+"""
+
+from __future__ import annotations
+
+from ..games.xiangqi.actions import ACTION_FROM, ACTION_TO, FILES, square_name
+from ..games.xiangqi.game import SIDE_NAMES, XiangqiState
+from ..games.xiangqi.rules import COLS, LETTER_OF, PIECE_NAMES, ROWS, SQUARES
+from .grid import Picture, Piece
+
+CHARACTERS = ({1: "帥", 2: "仕", 3: "相", 4: "傌", 5: "俥", 6: "炮", 7: "兵"},
+              {1: "將", 2: "士", 3: "象", 4: "馬", 5: "車", 6: "砲", 7: "卒"})
+INKS = ("#b22222", "#1b1b1b")
+PALACE_LINES = [(0, 3, 2, 5), (0, 5, 2, 3), (7, 3, 9, 5), (7, 5, 9, 3)]
+
+
+def picture(state: XiangqiState, viewer: int | None = None) -> Picture:
+    pieces = {}
+    for square in range(SQUARES):
+        value = state.board[square]
+        if value:
+            side = 0 if value > 0 else 1
+            kind = abs(value)
+            pieces[square] = Piece(LETTER_OF[kind], "#f5deb3", ink=INKS[side],
+                                   stroke=INKS[side],
+                                   title=f"{SIDE_NAMES[side]} {PIECE_NAMES[kind]} "
+                                         f"({CHARACTERS[side][kind]})")
+    if state.is_terminal():
+        result = "draw" if state.winner == -1 else f"{SIDE_NAMES[state.winner]} wins"
+        status = f"{result} ({state.end_reason})"
+    else:
+        status = f"{SIDE_NAMES[state.player]} to move" + (" (in check)" if state.in_check()
+                                                          else "")
+    return Picture(rows=ROWS, cols=COLS, square_names=[square_name(s) for s in range(SQUARES)],
+                   pieces=pieces, style="points", light="#e8c98f", line="#5a3a1a",
+                   file_labels=FILES, rank_labels=[str(ROWS - 1 - r) for r in range(ROWS)],
+                   extra_lines=PALACE_LINES, banner="river", banner_after_row=4,
+                   caption=f"ply {state.plies}/{state.game.settings.max_plies}; {status}")
+
+
+def action_cells(state: XiangqiState, action: int) -> tuple[int, ...]:
+    return ACTION_FROM[action], ACTION_TO[action]

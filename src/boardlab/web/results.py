@@ -1,0 +1,142 @@
+"""Stored arena games for the replay and tournament pages, read from a results database.
+
+The database is named when the server starts (`boardlab serve --db FILE`), never by a
+request, so a page can read only that one file. A stored game is numbered by its position
+in the store's order (oldest first), which never changes as games are added.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import render
+from ..arena.report import cross_table, to_json, totals
+from ..arena.store import GameRow, ResultStore
+from ..arena.tournament import tournament_result
+from ..core.game import CHANCE, BoardLabError, ParseError
+from ..core.registry import make_game
+from .sessions import NotFound, result_text
+
+
+class Results:
+    """Read access to one results database (see the module docstring)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise BoardLabError(f"{self.path}: no such results database")
+        ResultStore(self.path).close()  # refuses a file that is not a BoardLab store, now
+
+    def _rows(self, with_moves: bool) -> list[GameRow]:
+        with ResultStore(self.path) as store:
+            return list(store.games(with_moves=with_moves))
+
+    def list_games(self, game: str | None = None, offset: int = 0,
+                   limit: int = 100) -> dict[str, Any]:
+        rows = self._rows(with_moves=False)
+        numbered = [(n, row) for n, row in enumerate(rows)
+                    if game is None or row.key.game == game]
+        shown = numbered[offset:offset + limit]
+        return {"db": self.path.name, "total": len(numbered), "offset": offset,
+                "games": [{"number": n, "game": row.key.game, "seats": row.record.agents,
+                           "seed": row.record.seed, "plies": row.record.plies,
+                           "returns": row.record.returns, "reason": row.record.reason,
+                           "result": result_text(row.record.returns, row.record.agents),
+                           "finished_at": row.finished_at} for n, row in shown]}
+
+    def replay(self, number: int, ply: int | None = None) -> dict[str, Any]:
+        """Stored game `number` rebuilt from its seed and actions, shown after `ply` player
+        decisions (None: at the end), with every move in notation."""
+        rows = self._rows(with_moves=True)
+        if not 0 <= number < len(rows):
+            raise NotFound(f"no stored game number {number}; {self.path.name} holds "
+                           f"{len(rows)} games (numbers 0..{len(rows) - 1})")
+        row = rows[number]
+        record = row.record
+        try:
+            game = make_game(record.game)
+        except ImportError as error:
+            raise BoardLabError(f"stored game {number} is {record.game}, which does not load "
+                                f"here: {error}") from None
+        state = game.initial_state(record.seed)
+        moves: list[dict[str, Any]] = []
+        decisions = 0
+        frame = None
+        last_action = None
+        seconds = iter(record.move_seconds)
+        for action, mover in zip(record.actions, record.movers):
+            if mover != CHANCE and ply is not None and decisions == ply and frame is None:
+                frame = (state.clone(), last_action)
+            notation = state.action_to_str(action)
+            state.apply(action)  # an inconsistent record raises IllegalActionError: a 4xx
+            if mover == CHANCE:
+                if moves:
+                    moves[-1]["notation"] += f" ({notation})"
+                continue
+            decisions += 1
+            last_action = action
+            spent = next(seconds, None)
+            moves.append({"mover": mover, "notation": notation,
+                          "seconds": None if spent is None else round(spent, 4)})
+        if ply is not None and not 0 <= ply <= decisions:
+            raise ParseError(f"ply {ply} is outside 0..{decisions} for stored game {number}")
+        if frame is None:
+            frame = (state, last_action)
+        shown, shown_last = frame
+        if ply is None:
+            ply = decisions
+        return {"number": number, "game": record.game, "seats": record.agents,
+                "seed": record.seed, "ply": ply, "plies": decisions, "moves": moves,
+                "result": result_text(record.returns, record.agents), "reason": record.reason,
+                "renderer": render.has_renderer(game.name),
+                "svg": render.svg(shown, shown_last), "text": str(shown)}
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        """Every tournament in the store: games grouped by game spec, base seed and time
+        limit, with the arena's own tables (pairs, cross table, totals, ratings)."""
+        groups: dict[tuple[str, int, float | None], list[GameRow]] = {}
+        for row in self._rows(with_moves=False):
+            groups.setdefault((row.key.game, row.key.base_seed, row.key.time_per_move),
+                              []).append(row)
+        out = []
+        with ResultStore(self.path) as store:
+            for (game, seed, limit), rows in groups.items():
+                agents = _agent_order(rows)
+                per_pair = max(row.key.game_index for row in rows) + 1
+                result = tournament_result(store, game, agents, per_pair, seed, limit,
+                                           resamples=100)
+                cells = cross_table(result)
+                document = to_json(result)
+                document.update({
+                    "seed": seed, "time_per_move": limit, "agents": agents,
+                    "stored_games": len(rows),
+                    "cross": [[None if a == b else _cell_json(cells[(a, b)]) for b in agents]
+                              for a in agents],
+                    "totals": [{"agent": a, **_cell_json(cell)}
+                               for a, cell in totals(result).items()]})
+                out.append(document)
+        return out
+
+
+def _cell_json(cell: Any) -> dict[str, Any]:
+    return {"games": cell.games, "wins": cell.wins, "draws": cell.draws, "losses": cell.losses,
+            "rate": cell.rate_text(), "wdl": cell.wdl_text()}
+
+
+def _agent_order(rows: list[GameRow]) -> list[str]:
+    """Agents in an order where every stored pair (a, b) has a before b, as the tournament
+    listed them (tournament_result counts only pairs in that order)."""
+    before: dict[str, set[str]] = {}
+    for row in rows:
+        before.setdefault(row.key.pair_a, set())
+        before.setdefault(row.key.pair_b, set()).add(row.key.pair_a)
+    order: list[str] = []
+    while before:
+        ready = [a for a, needs in before.items() if not needs - set(order)]
+        if not ready:  # a cycle cannot come from one tournament; keep the rest as met
+            ready = list(before)
+        for agent in ready:
+            order.append(agent)
+            del before[agent]
+    return order

@@ -1,0 +1,325 @@
+"""Games being played in the browser: seats, agents, seeded chance, undo, and what a seat sees.
+
+A `Session` is one game in memory. Seats are `human` or agent specs; agents move only when
+asked (the page asks after each human move, or step by step when watching), chance nodes are
+resolved at once on the server from a generator seeded by the game's seed and the position
+in the game, so undoing and replaying a move gives the same reveal. `Sessions` keeps many
+games under a cap, each behind its own lock, for a threaded server.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from .. import render
+from ..core.agent import Agent, Clock
+from ..core.game import CHANCE, BoardLabError, Game, IllegalActionError, ParseError, State
+from ..core.match import derive_seed, sample_chance
+from ..core.registry import make_agent, make_game
+
+HUMAN = "human"
+
+
+class SessionError(BoardLabError):
+    """A request that cannot be served in the game's current situation (HTTP 409)."""
+
+
+class NotFound(BoardLabError):
+    """An unknown game id (HTTP 404)."""
+
+
+@dataclass
+class Step:
+    """One action in the game's history."""
+
+    action: int
+    mover: int
+    """A seat, or CHANCE (-1)."""
+    notation: str
+    seconds: float | None = None
+    """Thinking time of an agent's decision."""
+
+
+class Session:
+    """One game between seats, each `human` or an agent spec (see the module docstring)."""
+
+    def __init__(self, game_spec: str, seats: list[str], seed: int = 0,
+                 time_per_move: float | None = None) -> None:
+        self.game: Game = make_game(game_spec)
+        if len(seats) != self.game.num_players:
+            raise ParseError(f"{self.game.name} is played by {self.game.num_players} seats, "
+                             f"got {len(seats)}: {seats}")
+        if time_per_move is not None and not time_per_move > 0:
+            raise ParseError(f"time_per_move must be positive seconds, got {time_per_move!r}")
+        self.seats = [seat.strip() for seat in seats]
+        self.agents: list[Agent | None] = [
+            None if seat == HUMAN else make_agent(seat, self.game) for seat in self.seats]
+        self.time_per_move = time_per_move
+        self.id = secrets.token_urlsafe(9)
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+        self.restart(seed)
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    def restart(self, seed: int) -> None:
+        self.seed = int(seed)
+        self.state: State = self.game.initial_state(self.seed)
+        self.history: list[Step] = []
+        self.resigned: int | None = None
+        self.last_agent: dict[str, Any] | None = None
+        for seat, agent in enumerate(self.agents):
+            if agent is not None:
+                agent.start_game(seat, derive_seed(self.seed, "agent", seat))
+        self._view_rngs = [random.Random(derive_seed(self.seed, "view", p))
+                           for p in range(self.game.num_players)]
+        self._resolve_chance()
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [seat for seat, agent in enumerate(self.agents) if agent is None]
+
+    def is_over(self) -> bool:
+        return self.resigned is not None or self.state.is_terminal()
+
+    def to_move(self) -> int | None:
+        return None if self.is_over() else self.state.current_player()
+
+    # --- playing -----------------------------------------------------------------------------
+    def human_move(self, move: str | None = None, action: int | None = None) -> None:
+        """Play the human seat to move's move, given in notation or as an action id."""
+        seat = self._expect_turn(human=True)
+        if (move is None) == (action is None):
+            raise ParseError("give the move either as `move` (notation) or as `action` (id)")
+        if move is not None:
+            action = self._view_for(seat).str_to_action(move)
+        assert action is not None
+        if action not in self.state.legal_actions():
+            try:
+                shown = self.state.action_to_str(action)
+            except BoardLabError:
+                shown = "not a move of this game"
+            raise IllegalActionError(f"action {action} ({shown}) is not legal for seat {seat} "
+                                     f"here; legal: {self._legal_text(seat)}")
+        self._play(action, seat, None)
+
+    def agent_move(self) -> dict[str, Any]:
+        """Ask the agent to move to choose and play; return its report (time, info)."""
+        seat = self._expect_turn(human=False)
+        agent = self.agents[seat]
+        assert agent is not None
+        view = self.state.view(seat, self._view_rngs[seat])
+        clock = Clock.start(self.time_per_move)
+        try:
+            action = agent.act(view, clock)
+        except Exception as error:  # an agent bug is reported, the game stays playable
+            raise SessionError(f"agent {agent.spec} in seat {seat} failed: "
+                               f"{type(error).__name__}: {error}") from None
+        seconds = clock.elapsed()
+        if action not in self.state.legal_actions():
+            raise SessionError(f"agent {agent.spec} in seat {seat} returned {action!r}, which "
+                               "is not a legal action")
+        notation = self.state.action_to_str(action)
+        self._play(int(action), seat, seconds)
+        self.last_agent = {"seat": seat, "spec": agent.spec, "move": notation,
+                           "seconds": round(seconds, 4), "info": _json_safe(agent.last_info())}
+        return self.last_agent
+
+    def undo(self) -> None:
+        """Back to the last human decision (with no human seat: back one decision)."""
+        humans = self.human_seats
+        for index in range(len(self.history) - 1, -1, -1):
+            mover = self.history[index].mover
+            if mover != CHANCE and (mover in humans or not humans):
+                self._rebuild(self.history[:index])
+                self.resigned = None
+                self.last_agent = None
+                return
+        raise SessionError("nothing to undo: no " + ("human " if humans else "")
+                           + "move has been played yet")
+
+    def resign(self, seat: int | None = None) -> None:
+        if self.is_over():
+            raise SessionError("the game is already over")
+        if seat is None:
+            humans = self.human_seats
+            mover = self.state.current_player()
+            if mover in humans:
+                seat = mover
+            elif len(humans) == 1:
+                seat = humans[0]
+            else:
+                raise ParseError("say which seat resigns: {\"seat\": 0}")
+        if not 0 <= seat < self.game.num_players:
+            raise ParseError(f"seat {seat} does not exist in {self.game.name}")
+        self.resigned = seat
+
+    # --- what the page sees ------------------------------------------------------------------
+    def viewer(self) -> int | None:
+        """Whose eyes the page sees through: the only human seat, the human seat to move
+        (seats sharing a screen), or None (a spectator of agents sees everything)."""
+        if not self.game.facts.hidden_information:
+            return None
+        humans = self.human_seats
+        if len(humans) == 1:
+            return humans[0]
+        mover = self.state.current_player()
+        return mover if mover in humans else None
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON the API returns for this game."""
+        viewer = self.viewer()
+        shown = self._view_for(viewer) if viewer is not None else self.state
+        mover = self.to_move()
+        human_turn = mover is not None and self.agents[mover] is None
+        legal = []
+        if human_turn:
+            for action in shown.legal_actions():
+                legal.append({"id": action, "notation": shown.action_to_str(action),
+                              "cells": list(render.action_cells(shown, action))})
+        last = next((step for step in reversed(self.history) if step.mover != CHANCE), None)
+        last_cells = list(render.action_cells(self.state, last.action)) if last else []
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "spec": self.game.spec,
+            "seats": self.seats,
+            "humans": self.human_seats,
+            "seed": self.seed,
+            "ply": len([s for s in self.history if s.mover != CHANCE]),
+            "to_move": mover,
+            "to_move_kind": None if mover is None else (HUMAN if human_turn else "agent"),
+            "over": self.is_over(),
+            "result": self._result(),
+            "viewer": viewer,
+            "renderer": render.has_renderer(self.game.name),
+            "svg": render.svg(shown, last.action if last else None, viewer=viewer,
+                              flipped=self.human_seats == [1]),
+            "text": str(shown),
+            "legal": legal,
+            "last": None if last is None else {"mover": last.mover, "notation": last.notation,
+                                               "cells": last_cells},
+            "history": [{"mover": s.mover, "notation": s.notation, "seconds": s.seconds}
+                        for s in self.history],
+            "agent": self.last_agent,
+            "can_undo": any(s.mover != CHANCE for s in self.history),
+        }
+
+    # --- internals ---------------------------------------------------------------------------
+    def _expect_turn(self, human: bool) -> int:
+        if self.is_over():
+            raise SessionError(f"the game is over ({self._result()['text']}); start a new one")
+        seat = self.state.current_player()
+        is_human = self.agents[seat] is None
+        if human and not is_human:
+            raise SessionError(f"it is seat {seat}'s turn ({self.seats[seat]}); ask it with "
+                               "POST /api/games/{id}/agent-move")
+        if not human and is_human:
+            raise SessionError(f"it is seat {seat}'s turn, a human: send the move with "
+                               "POST /api/games/{id}/move")
+        return seat
+
+    def _view_for(self, seat: int | None) -> State:
+        if seat is None or not self.game.facts.hidden_information:
+            return self.state
+        return self.state.view(seat, random.Random(derive_seed(self.seed, "page", seat)))
+
+    def _legal_text(self, seat: int) -> str:
+        view = self._view_for(seat)
+        moves = [view.action_to_str(a) for a in view.legal_actions()]
+        return ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
+
+    def _play(self, action: int, mover: int, seconds: float | None) -> None:
+        notation = self.state.action_to_str(action)
+        self.state.apply(action)
+        self.history.append(Step(action, mover, notation,
+                                 None if seconds is None else round(seconds, 4)))
+        self._resolve_chance()
+
+    def _resolve_chance(self) -> None:
+        while self.state.current_player() == CHANCE:
+            rng = random.Random(derive_seed(self.seed, "chance", len(self.history)))
+            outcome = sample_chance(self.state, rng)
+            notation = self.state.action_to_str(outcome)
+            self.state.apply(outcome)
+            self.history.append(Step(outcome, CHANCE, notation))
+
+    def _rebuild(self, steps: list[Step]) -> None:
+        self.state = self.game.initial_state(self.seed)
+        for step in steps:
+            self.state.apply(step.action)
+        self.history = list(steps)
+
+    def _result(self) -> dict[str, Any] | None:
+        if self.resigned is not None:
+            returns = self.game.forfeit_returns(self.resigned)
+            text = f"seat {self.resigned} ({self.seats[self.resigned]}) resigned"
+        elif self.state.is_terminal():
+            returns = list(self.state.returns())
+            text = result_text(returns, self.seats)
+        else:
+            return None
+        return {"returns": returns, "text": text}
+
+
+def result_text(returns: list[float], seats: list[str]) -> str:
+    best = max(returns)
+    winners = [seat for seat, value in enumerate(returns) if value == best]
+    if len(winners) == len(returns):
+        return "draw"
+    return " and ".join(f"seat {w} ({seats[w]})" for w in winners) + " won"
+
+
+def _json_safe(value: Any) -> Any:
+    """Agent reports as JSON: infinities and NaN (a decided search) become text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+class Sessions:
+    """Games in memory by id, at most `cap`: a new game past the cap evicts the one left
+    untouched longest."""
+
+    def __init__(self, cap: int = 200) -> None:
+        if cap < 1:
+            raise ValueError("the cap on games in memory must be at least 1")
+        self.cap = cap
+        self._games: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, session: Session) -> None:
+        with self._lock:
+            while len(self._games) >= self.cap:
+                self._games.popitem(last=False)
+            self._games[session.id] = session
+
+    def get(self, game_id: str) -> Session:
+        with self._lock:
+            session = self._games.get(game_id)
+            if session is None:
+                raise NotFound(f"no game with id {game_id!r} (finished games are dropped after "
+                               f"{self.cap} newer ones, and on a server restart)")
+            self._games.move_to_end(game_id)
+            session.touched = time.monotonic()
+            return session
+
+    def remove(self, game_id: str) -> None:
+        with self._lock:
+            if self._games.pop(game_id, None) is None:
+                raise NotFound(f"no game with id {game_id!r}")
+
+    def __len__(self) -> int:
+        return len(self._games)

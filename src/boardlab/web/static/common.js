@@ -1,0 +1,47 @@
+// Shared by the pages: JSON requests whose errors are shown as the server's sentence.
+"use strict";
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { detail: text }; }
+  if (!response.ok) {
+    const detail = data && data.detail ? data.detail : response.statusText;
+    throw new Error(`${response.status}: ${typeof detail === "string" ? detail : JSON.stringify(detail)}`);
+  }
+  return data;
+}
+
+function showError(error) {
+  const box = document.getElementById("error");
+  if (box) box.textContent = error ? String(error.message || error) : "";
+}
+
+// A board: the server's SVG, or its text in a <pre> for a game with no picture yet.
+function showBoard(element, data) {
+  if (data.renderer) {
+    element.innerHTML = data.svg;
+  } else {
+    element.innerHTML = "";
+    const pre = document.createElement("pre");
+    pre.textContent = data.text;
+    element.appendChild(pre);
+  }
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}

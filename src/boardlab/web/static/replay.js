@@ -1,0 +1,115 @@
+// The replay page: stored arena games rebuilt by the server from seed and actions.
+"use strict";
+
+const PAGE = 50;
+let offset = 0;
+let total = 0;
+let game = null;     // the stored game as last fetched
+let timer = null;
+
+async function init() {
+  const info = await api("GET", "/api/db");
+  if (!info.db) {
+    document.getElementById("status").textContent =
+      "This server has no results database: start it with `boardlab serve --db results.sqlite`.";
+    return;
+  }
+  document.getElementById("db-name").textContent = info.db;
+  for (const g of await api("GET", "/api/games")) {
+    document.getElementById("filter").append(el("option", { value: g.name, text: g.name }));
+  }
+  document.getElementById("filter").addEventListener("change", () => { offset = 0; list(); });
+  document.getElementById("prev-page").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); list(); });
+  document.getElementById("next-page").addEventListener("click", () => { if (offset + PAGE < total) { offset += PAGE; list(); } });
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("back").addEventListener("click", () => game && go(game.ply - 1));
+  document.getElementById("forward").addEventListener("click", () => game && go(game.ply + 1));
+  document.getElementById("last").addEventListener("click", () => game && go(game.plies));
+  document.getElementById("ply").addEventListener("input", (e) => go(parseInt(e.target.value, 10)));
+  document.getElementById("auto").addEventListener("click", toggleAuto);
+  await list();
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted !== null) await open(parseInt(wanted, 10), null);
+}
+
+async function list() {
+  const filter = document.getElementById("filter").value;
+  const query = `offset=${offset}&limit=${PAGE}` + (filter ? `&game=${encodeURIComponent(filter)}` : "");
+  const data = await api("GET", `/api/db/games?${query}`);
+  total = data.total;
+  const body = document.querySelector("#game-list tbody");
+  body.innerHTML = "";
+  for (const g of data.games) {
+    const row = el("tr", { "data-number": g.number, onclick: () => open(g.number, 0) },
+      el("td", { text: g.number }), el("td", { text: g.game }), el("td", { text: g.seats[0] }),
+      el("td", { text: g.seats[1] }), el("td", { text: g.result + (g.reason !== "normal" ? ` (${g.reason})` : "") }),
+      el("td", { text: g.plies }));
+    body.append(row);
+  }
+  document.getElementById("page-info").textContent =
+    total ? `${offset + 1}-${Math.min(total, offset + PAGE)} of ${total}` : "no games";
+}
+
+async function open(number, ply) {
+  stopAuto();
+  await fetchFrame(number, ply);
+}
+
+async function fetchFrame(number, ply) {
+  document.body.dataset.busy = "1";
+  try {
+    const query = ply === null || ply === undefined ? "" : `?ply=${ply}`;
+    game = await api("GET", `/api/db/games/${number}${query}`);
+    showError(null);
+    show();
+  } catch (error) {
+    showError(error);
+    stopAuto();
+  } finally {
+    document.body.dataset.busy = "0";
+  }
+}
+
+function go(ply) {
+  if (!game) return;
+  ply = Math.max(0, Math.min(game.plies, ply));
+  if (ply !== game.ply) return fetchFrame(game.number, ply);
+}
+
+function show() {
+  const board = document.getElementById("board");
+  showBoard(board, game);
+  board.dataset.ply = game.ply;
+  const status = document.getElementById("status");
+  status.dataset.ply = game.ply;
+  status.textContent = `Game ${game.number}: ${game.game}, ${game.seats.join(" vs ")} (seed ${game.seed}) — ` +
+    `move ${game.ply} of ${game.plies}` + (game.ply === game.plies ? `; ${game.result}` : "");
+  const slider = document.getElementById("ply");
+  slider.max = game.plies;
+  slider.value = game.ply;
+  const list = document.getElementById("history-list");
+  list.innerHTML = "";
+  game.moves.forEach((move, index) => {
+    const time = move.seconds !== null && move.seconds !== undefined ? ` (${move.seconds.toFixed(2)} s)` : "";
+    const item = el("li", { onclick: () => go(index + 1), text: `seat ${move.mover}: ${move.notation}${time}` });
+    if (index + 1 === game.ply) item.classList.add("current");
+    list.append(item);
+  });
+}
+
+function toggleAuto() {
+  if (timer) { stopAuto(); return; }
+  document.getElementById("auto").textContent = "Pause";
+  timer = setInterval(() => {
+    if (!game || game.ply >= game.plies) { stopAuto(); return; }
+    if (document.body.dataset.busy === "0") go(game.ply + 1);
+  }, 500);
+}
+
+function stopAuto() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  document.getElementById("auto").textContent = "Play";
+}
+
+init().catch(showError);
