@@ -53,7 +53,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         figures = run_bench(args.games or None, peers=args.peers, quick=args.quick,
                             repeat=args.repeat,
                             on_figure=lambda f: status.update(
-                                f"measured {f.game} {f.task} ({f.engine})"))
+                                f"measured {f.game}; measuring the next game..."))
     load_after = _load_average()
     console.print(figure_table(figures))
     samples = args.repeat or (2 if args.quick else 5)

@@ -15,10 +15,14 @@ from .timing import Batch, Job
 BATCHES = (1, 256)
 CHANNELS = 32
 HIDDEN = 256
+THREADS = 1
+"""Torch threads while timing. One: on this 2-core machine shared with other work, torch's
+two-thread pool measured 4-35x slower at batch 1 than one thread (its workers wait on a core
+that is busy), and self-play runs one single-threaded worker per core anyway."""
 
 
 def jobs_for(name: str, game: Game) -> list[Job]:
-    return [Job(name, f"network-b{size}", "torch CPU", "positions",
+    return [Job(name, f"network-b{size}", f"torch CPU, {THREADS} thread", "positions",
                 f"policy-value net forward pass, batch {size}",
                 lambda size=size: _forward(game, size)) for size in BATCHES]
 
@@ -35,9 +39,14 @@ def _forward(game: Game, batch_size: int) -> Batch:
     batches = [planes[i:i + batch_size] for i in range(0, len(planes), batch_size)]
 
     def batch() -> int:
-        with torch.inference_mode():
-            for inputs in batches:
-                net(inputs)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(THREADS)
+        try:
+            with torch.inference_mode():
+                for inputs in batches:
+                    net(inputs)
+        finally:
+            torch.set_num_threads(threads)
         return len(planes)
     return batch
 

@@ -220,7 +220,27 @@ def _alphabeta(name: str, game: Game, quick: bool) -> list[Job]:
     if getattr(game, "compiled_minimax", lambda _: None)("minimax") is not None:
         jobs.append(Job(name, "alphabeta", "numba kernel", "nodes", work + " (compiled search)",
                         lambda: _search(game, f"minimax:depth={depth},kernel=true")))
+    elif name == "jungle":
+        jobs.append(Job(name, "alphabeta", "numba kernel", "nodes",
+                        work + " (kernels.compiled_search called directly: the game does not "
+                        "offer it to minimax yet)", lambda: _jungle_search(game, depth)))
     return jobs
+
+
+def _jungle_search(game: Game, depth: int) -> Batch:
+    """Jungle's compiled search with the `minimax` evaluator's weights, no agent around it."""
+    try:
+        from ..games.jungle.heuristics import HUNT_WEIGHT
+        from ..games.jungle.kernels import compiled_search
+    except ImportError as error:
+        raise Skip(f"no jungle search kernel here ({error})") from None
+    position = after_random_plies(game, OPENING_PLIES, 3)
+    actions = position.legal_actions()
+    me = position.current_player()
+
+    def batch() -> int:
+        return compiled_search(position, depth, me, 100.0, HUNT_WEIGHT, actions)[2]
+    return batch
 
 
 def _search(game: Game, spec: str, fallback: str | None = None) -> Batch:

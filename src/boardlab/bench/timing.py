@@ -5,6 +5,7 @@ objects) and returns a callable that does one batch of work and returns how many
 (games, leaves, nodes, simulations, positions). Setup is never timed. One *sample* repeats the
 batch until `min_seconds` have passed, so fast and slow engines are both timed over a span
 long enough for the clock; a figure is the median of `repeat` samples, with their min and max.
+The jobs of one game take their samples in turns (ours, then the peers', round after round).
 """
 
 from __future__ import annotations
@@ -121,23 +122,37 @@ def sample(batch: Batch, min_seconds: float) -> float:
     return units / elapsed
 
 
+def run_jobs(jobs: list[Job], repeat: int, min_seconds: float) -> list[Figure]:
+    """Set every job up, then time them in turns, `repeat` rounds: on a machine shared with
+    other work the load drifts, and taking our sample and the peer's side by side lets the
+    drift fall on both. A Skip or a missing import at setup becomes the figure's note."""
+    figures, batches = [], []
+    for job in jobs:
+        figure = Figure(job.game, job.task, job.engine, job.unit, job.work, job.peer)
+        figures.append(figure)
+        try:
+            batch = job.setup()
+        except Skip as reason:
+            figure.note = str(reason)
+            continue
+        except ImportError as error:
+            figure.note = f"not installed ({error})"
+            continue
+        if job.warmup:
+            batch()
+        batches.append((job, figure, batch))
+    for _ in range(repeat):
+        for job, figure, batch in batches:
+            figure.rates.append(sample(batch, min_seconds))
+    for job, figure, _ in batches:
+        if job.tally is not None:
+            figure.plies_per_game = job.tally.plies_per_game
+    return figures
+
+
 def run_job(job: Job, repeat: int, min_seconds: float) -> Figure:
-    """Set the job up and time it `repeat` times; a Skip or a failing setup becomes a note."""
-    figure = Figure(job.game, job.task, job.engine, job.unit, job.work, job.peer)
-    try:
-        batch = job.setup()
-    except Skip as reason:
-        figure.note = str(reason)
-        return figure
-    except ImportError as error:
-        figure.note = f"not installed ({error})"
-        return figure
-    if job.warmup:
-        batch()
-    figure.rates = [sample(batch, min_seconds) for _ in range(repeat)]
-    if job.tally is not None:
-        figure.plies_per_game = job.tally.plies_per_game
-    return figure
+    """One job alone: `run_jobs([job], ...)`."""
+    return run_jobs([job], repeat, min_seconds)[0]
 
 
 def attach_ratios(figures: list[Figure]) -> None:
