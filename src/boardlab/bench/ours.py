@@ -65,7 +65,7 @@ def random_positions(game: Game, count: int, seed: int) -> list[State]:
     return found
 
 
-# --- the jobs --------------------------------------------------------------------------------------
+# --- the jobs ------------------------------------------------------------------------------------
 
 def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
     """Our jobs for one game: playouts, perft, move generation, alpha-beta, MCTS."""
