@@ -79,7 +79,8 @@ def cell_center(picture: Picture, cell: int, flipped: bool) -> tuple[float, floa
 def to_svg(picture: Picture, last_cells: Iterable[int] = (), highlights: Iterable[int] = (),
            flipped: bool = False) -> str:
     """The picture as an SVG document (a string), the last move and `highlights` marked."""
-    width = picture.cols * CELL + 2 * MARGIN
+    # Wide enough for the caption too (about 7.5 px a character at 14 px).
+    width = max(picture.cols * CELL + 2 * MARGIN, round(len(picture.caption) * 7.5) + 2 * MARGIN)
     height = picture.rows * CELL + 2 * MARGIN + (22 if picture.caption else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width} '
            f'{height}" width="{width}" height="{height}" font-family="DejaVu Sans, Arial, '

@@ -11,6 +11,8 @@ and each game's lock serialises requests on the same game.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +89,9 @@ def create_app(db: str | Path | None = None, max_games: int = 200) -> FastAPI:
         for name in game_names():
             try:
                 cls = game_class(name)
-            except ImportError as error:  # a game being written: listed, not playable
-                out.append({"name": name, "loads": False, "error": str(error)})
+            except Exception as error:  # a game being written: listed, not playable
+                out.append({"name": name, "loads": False,
+                            "error": f"{type(error).__name__}: {error}"})
                 continue
             facts = cls().facts
             out.append({"name": name, "loads": True, "players": facts.num_players,
@@ -104,8 +107,9 @@ def create_app(db: str | Path | None = None, max_games: int = 200) -> FastAPI:
         for name in agent_names():
             try:
                 cls = agent_class(name)
-            except ImportError as error:
-                out.append({"name": name, "loads": False, "error": str(error)})
+            except Exception as error:  # an agent being written (or missing torch)
+                out.append({"name": name, "loads": False,
+                            "error": f"{type(error).__name__}: {error}"})
                 continue
             out.append({"name": name, "loads": True, "params": _params(cls.Settings)})
         return out
@@ -113,10 +117,13 @@ def create_app(db: str | Path | None = None, max_games: int = 200) -> FastAPI:
     # --- games in play -----------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame) -> dict[str, Any]:
+        name = body.game.strip().partition(":")[0]
         try:
-            session = Session(body.game, body.seats, body.seed, body.time_per_move)
-        except ImportError as error:
-            raise ParseError(f"game {body.game!r} does not load yet: {error}") from None
+            game_class(name)
+        except (ImportError, AttributeError) as error:  # its module is being written
+            raise ParseError(f"game {name!r} does not load yet: "
+                             f"{type(error).__name__}: {error}") from None
+        session = Session(body.game, body.seats, body.seed, body.time_per_move)
         sessions.add(session)
         with session.lock:
             return session.describe()
@@ -209,8 +216,19 @@ def _page(filename: str):
     return page
 
 
+_PARAMS_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=None)
+def _described(settings_class: type) -> tuple[tuple[str, str, str], ...]:
+    return tuple(describe_settings(settings_class))
+
+
 def _params(settings_class: type) -> list[dict[str, str]]:
     if not dataclasses.is_dataclass(settings_class):
         return []
-    return [{"name": name, "default": default, "doc": doc}
-            for name, default, doc in describe_settings(settings_class)]
+    # describe_settings parses source with `ast`, which CPython 3.11 does not make safe to
+    # run in two threads at once (SystemError: AST constructor recursion depth mismatch).
+    with _PARAMS_LOCK:
+        described = _described(settings_class)
+    return [{"name": name, "default": default, "doc": doc} for name, default, doc in described]

@@ -56,7 +56,7 @@ class Results:
         record = row.record
         try:
             game = make_game(record.game)
-        except ImportError as error:
+        except (ImportError, AttributeError) as error:  # its module is being written
             raise BoardLabError(f"stored game {number} is {record.game}, which does not load "
                                 f"here: {error}") from None
         state = game.initial_state(record.seed)

@@ -143,7 +143,8 @@ function show(data) {
   } else {
     const who = data.seats[data.to_move];
     status.textContent = `Move ${data.ply + 1}: seat ${data.to_move} (${who}) to move` +
-      (data.to_move_kind === "human" ? ": click a piece then its target, or a square." : ".");
+      (data.to_move_kind !== "human" ? "." : data.renderer
+        ? ": click a piece then its target, or a square." : ": choose a move below.");
   }
   const info = document.getElementById("agent-info");
   if (data.agent) {
@@ -168,14 +169,17 @@ function show(data) {
 function showHistory(data) {
   const list = document.getElementById("history-list");
   list.innerHTML = "";
+  const entries = [];
   for (const step of data.history) {
-    if (step.mover === -1) {  // a chance outcome: shown after the move that caused it
-      const last = list.lastElementChild;
-      if (last) last.textContent += ` → ${step.notation}`;
+    if (step.mover === -1) {  // a chance outcome: shown with the move that caused it
+      if (entries.length) entries[entries.length - 1].text += ` → ${step.notation}`;
       continue;
     }
-    const time = step.seconds !== null && step.seconds !== undefined ? ` (${step.seconds.toFixed(2)} s)` : "";
-    list.append(el("li", { text: `seat ${step.mover}: ${step.notation}${time}` }));
+    entries.push({ text: `seat ${step.mover}: ${step.notation}`, seconds: step.seconds });
+  }
+  for (const entry of entries) {
+    const time = entry.seconds !== null && entry.seconds !== undefined ? ` (${entry.seconds.toFixed(2)} s)` : "";
+    list.append(el("li", { text: entry.text + time }));
   }
   if (list.lastElementChild) list.lastElementChild.classList.add("current");
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
@@ -189,15 +193,18 @@ function markMovable() {
   extra.innerHTML = "";
   if (!current || current.over || current.to_move_kind !== "human") return;
   const starts = new Set();
+  const singles = new Set();  // one-click moves: a placement, a reveal
   for (const move of current.legal) {
     if (move.cells.length > 0) starts.add(move.cells[0]);
     else extra.append(moveButton(move));
+    if (move.cells.length === 1) singles.add(move.cells[0]);
   }
   for (const cell of cellsOf(document.getElementById("board"))) {
     const index = parseInt(cell.dataset.cell, 10);
     delete cell.dataset.target;
     delete cell.dataset.selected;
     if (starts.has(index)) cell.dataset.movable = "1"; else delete cell.dataset.movable;
+    if (singles.has(index)) cell.dataset.place = "1"; else delete cell.dataset.place;
   }
 }
 

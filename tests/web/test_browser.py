@@ -1,0 +1,155 @@
+"""The pages in headless Chromium, driven the way a person uses them: clicks on the board.
+
+Each game that loads is played to the end against `random` by clicking what the page itself
+marks as playable (`data-movable` cells, then `data-target` cells, or move buttons), with
+screenshots saved under the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import loadable_games, short_spec
+
+MAX_HUMAN_MOVES = 400
+
+IDLE = """(before) => {
+  const status = document.getElementById('status');
+  const board = document.getElementById('board');
+  return document.body.dataset.busy === '0' && board.dataset.ply !== before &&
+         (status.dataset.over === '1' || status.dataset.turn === 'human');
+}"""
+"""The page is waiting for the person again (or the game ended) after a move was sent."""
+
+
+def start_game(page, base: str, spec: str, seats: tuple[str, str] = ("human", "random")):
+    name, _, params = spec.partition(":")
+    page.goto(f"{base}/?delay=0")
+    page.select_option("#game", name)
+    page.fill("#game-params", params)
+    for seat, kind in enumerate(seats):
+        page.select_option(f"#seat-{seat}", kind.partition(":")[0])
+        page.fill(f"#seat-{seat}-params", kind.partition(":")[2])
+    page.click("#start")
+    if "human" in seats:
+        page.wait_for_function(IDLE, arg="undefined")
+    else:
+        page.wait_for_function("() => document.getElementById('board').dataset.ply === '0'")
+
+
+def click_one_move(page, rng: random.Random) -> None:
+    """Play one legal move by clicks chosen among the page's own marks."""
+    before = page.get_attribute("#board", "data-ply")
+    movable = page.query_selector_all('#board g.cell[data-movable="1"]')
+    buttons = page.query_selector_all("#extra-moves button[data-action]")
+    choices = [("cell", c) for c in movable] + [("button", b) for b in buttons]
+    assert choices, "it is the person's turn but the page offers nothing to click"
+    kind, chosen = rng.choice(choices)
+    chosen.click()
+    if kind == "cell" and page.get_attribute("#board", "data-ply") == before:
+        targets = page.query_selector_all('#board g.cell[data-target="1"]')
+        if targets:
+            rng.choice(targets).click()
+        else:  # a one-click move (a reveal, a placement) already went out
+            pass
+        choosers = page.query_selector_all("#extra-moves button[data-action]")
+        if not targets and choosers:
+            rng.choice(choosers).click()
+    page.wait_for_function(IDLE, arg=before)
+
+
+@pytest.mark.parametrize("name", loadable_games())
+def test_a_person_plays_a_whole_game_against_random_by_clicks(page, live_server, tmp_path,
+                                                              name):
+    rng = random.Random(2024)
+    start_game(page, live_server, short_spec(name))
+    page.screenshot(path=str(tmp_path / f"{name}-start.png"))
+    moves = 0
+    while page.get_attribute("#status", "data-over") != "1":
+        click_one_move(page, rng)
+        moves += 1
+        assert moves <= MAX_HUMAN_MOVES, f"{name}: no end after {moves} moves"
+        if moves == 6:
+            page.screenshot(path=str(tmp_path / f"{name}-middle.png"))
+    page.screenshot(path=str(tmp_path / f"{name}-end.png"))
+    assert page.inner_text("#status").startswith("Game over")
+    assert page.inner_text("#error") == ""
+    assert len(page.query_selector_all("#history-list li")) >= moves
+
+
+def test_selecting_a_piece_marks_its_targets(page, live_server):
+    start_game(page, live_server, "minichess")
+    page.click('#board g.cell[data-square="b2"]')
+    targets = {c.get_attribute("data-square")
+               for c in page.query_selector_all('#board g.cell[data-target="1"]')}
+    assert targets == {"b3"}
+    before = page.get_attribute("#board", "data-ply")
+    page.click('#board g.cell[data-square="b3"]')
+    page.wait_for_function(IDLE, arg=before)
+    assert page.inner_text("#history-list li:first-child").startswith("seat 0: b2b3")
+
+
+def test_undo_resign_and_new_game_buttons(page, live_server):
+    start_game(page, live_server, "reversi")
+    before = page.get_attribute("#board", "data-ply")
+    page.click('#board g.cell[data-square="d3"]')
+    page.wait_for_function(IDLE, arg=before)
+    assert len(page.query_selector_all("#history-list li")) == 2
+    assert "random (seat 1) played" in page.inner_text("#agent-info")
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelectorAll('#history-list li').length === 0")
+    page.click("#resign")
+    page.wait_for_function("() => document.getElementById('status').dataset.over === '1'")
+    assert "resigned" in page.inner_text("#status")
+    page.click("#new")
+    page.wait_for_function("() => document.getElementById('status').dataset.over === '0'")
+
+
+def test_watching_agents_step_by_step_shows_thinking_time(page, live_server):
+    start_game(page, live_server, "reversi", ("minimax:depth=1", "random"))
+    assert page.get_attribute("#status", "data-turn") == "agent"
+    page.click("#step")
+    page.wait_for_function("() => document.querySelectorAll('#history-list li').length === 1")
+    info = page.inner_text("#agent-info")
+    assert "minimax:depth=1 (seat 0) played" in info and "depth 1" in info
+    page.click("#auto")
+    page.wait_for_function("() => document.querySelectorAll('#history-list li').length >= 4")
+    page.click("#auto")  # stop
+
+
+def test_a_bad_request_shows_the_servers_sentence(page, live_server):
+    start_game(page, live_server, "reversi")
+    page.fill("#move-text", "a1")
+    page.click("#move-play")
+    page.wait_for_function("() => document.getElementById('error').textContent !== ''")
+    error = page.inner_text("#error")
+    assert error.startswith("422") and "a1" in error
+    page.fill("#game-params", "size=9")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('error').textContent.includes('size')")
+
+
+def test_the_replay_page_steps_through_a_stored_game(page, live_server, tmp_path):
+    page.goto(f"{live_server}/replay")
+    page.wait_for_selector("#game-list tbody tr")
+    rows = page.query_selector_all("#game-list tbody tr")
+    assert len(rows) == 4
+    rows[-1].click()  # a jungle game
+    page.wait_for_function("() => document.getElementById('board').dataset.ply === '0'")
+    page.click("#forward")
+    page.wait_for_function("() => document.getElementById('board').dataset.ply === '1'")
+    page.click("#last")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('won')"
+                           " || document.getElementById('status').textContent.includes('draw')")
+    assert page.query_selector("#board svg g.cell") is not None
+    page.screenshot(path=str(tmp_path / "replay.png"))
+
+
+def test_the_tournament_page_shows_the_cross_table(page, live_server, tmp_path):
+    page.goto(f"{live_server}/tournament")
+    page.wait_for_selector("table.cross")
+    assert len(page.query_selector_all("table.cross")) == 2
+    assert "greedy" in page.inner_text("table.cross")
+    page.screenshot(path=str(tmp_path / "tournament.png"))
