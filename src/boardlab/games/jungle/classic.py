@@ -27,7 +27,6 @@ from ...core.game import (
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
-    ELEPHANT,
     LETTER_TO_STRENGTH,
     LION,
     RAT,
