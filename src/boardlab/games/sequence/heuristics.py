@@ -114,6 +114,15 @@ def _combine(values: list[int], completes: bool) -> float:
     return sum(math.exp(v) for v in values)
 
 
+def _finish(value: float, prior: float, *parts: float) -> float:
+    """Add the centre prior, as the seed's float('inf') arithmetic would: once any part is
+    infinite the value is exactly INFINITE (scaling, max and the prior leave inf as it is),
+    so all deciding moves tie as they do for the seed."""
+    if max(parts) >= INFINITE:
+        return INFINITE
+    return value + prior
+
+
 @lru_cache(maxsize=512)
 def location_values(board: tuple[int, ...], team: int,
                     weights: SeedWeights = DEFAULT_WEIGHTS) -> tuple[tuple[float, ...], ...]:
@@ -189,7 +198,7 @@ def location_values(board: tuple[int, ...], team: int,
                 * (1 + w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_place)
-            place_value[sq] = value + prior[sq]
+            place_value[sq] = _finish(value, prior[sq], v_place, v_block, value)
         elif cell == opp:
             v_remove = _combine([removal[d][sq] for d in range(4)], they_complete)
             v_override = _combine([override[d][sq] for d in range(4)], i_complete)
@@ -197,7 +206,7 @@ def location_values(board: tuple[int, ...], team: int,
                 * (1 - w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_remove)
-            remove_value[sq] = value + prior[sq]
+            remove_value[sq] = _finish(value, prior[sq], v_remove, v_override, value)
     return tuple(place_value), tuple(remove_value)
 
 

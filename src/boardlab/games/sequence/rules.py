@@ -178,8 +178,13 @@ class SequenceState(State):
     def dead_cards(self, seat: int) -> list[int]:
         """Distinct normal cards in `seat`'s hand whose two spaces are both taken."""
         board = self.board
-        return sorted({card for card in self.hands[seat] if card not in JACKS
-                       and all(board[sq] != EMPTY for sq in CARD_SQUARES[card])})
+        dead = set()
+        for card in self.hands[seat]:
+            if card not in JACKS:
+                first, second = CARD_SQUARES[card]
+                if board[first] != EMPTY and board[second] != EMPTY:
+                    dead.add(card)
+        return sorted(dead)
 
     def in_trade_step(self) -> bool:
         return (self.winner is None and self.phase == PLAY_PHASE and not self.trade_done
