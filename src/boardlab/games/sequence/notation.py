@@ -19,12 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.game import IllegalActionError, ParseError
 from .cards import (
-    CARD_IDS,
     CARD_NAMES,
     CARD_SQUARES,
     CORNERS,
-    FULL_DECK,
-    JACKS,
     LAYOUT,
     NUM_CARDS,
     ONE_EYED_JACKS,
@@ -398,4 +395,4 @@ def board_picture(state: SequenceState) -> str:
 
 __all__ = ["action_text", "read_action", "parse_action", "from_framework",
            "framework_actions", "to_framework", "position_text", "parse_position",
-           "board_picture", "play_action", "CARD_IDS", "JACKS", "FULL_DECK"]
+           "board_picture", "play_action", "why_illegal"]

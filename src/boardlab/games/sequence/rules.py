@@ -20,20 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State
+from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, State
 from .cards import (
     CARD_SQUARES,
     CORNERS,
     FULL_DECK,
     HEART,
     JACKS,
-    LAYOUT,
     NUM_CARDS,
     ONE_EYED_JACKS,
     SIZE,
     SQUARES,
     TWO_EYED_JACKS,
-    square_name,
 )
 
 # --- board cells -----------------------------------------------------------------------------
@@ -444,5 +442,4 @@ class SequenceState(State):
         return board_picture(self)
 
 
-__all__ = ["SequenceGame", "SequenceState", "SequenceSettings", "NUM_ACTIONS", "LAYOUT",
-           "square_name"]
+__all__ = ["SequenceGame", "SequenceState", "SequenceSettings", "NUM_ACTIONS"]
