@@ -28,6 +28,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 SHORT_SPECS = {
     "jungle": "jungle:no_capture_limit=12",
+    "jungle-classic": "jungle-classic:no_capture_limit=16",
     "xiangqi": "xiangqi:max_plies=40",
     "minichess": "minichess:max_plies=30",
 }

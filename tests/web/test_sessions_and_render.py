@@ -69,6 +69,14 @@ def test_flipped_board_turns_the_picture_not_the_cells():
     assert upright != flipped and upright.count("data-cell") == flipped.count("data-cell")
 
 
+def test_a_sequence_picture_shows_only_the_viewers_hand():
+    pytest.importorskip("boardlab.games.sequence")
+    state = make_game("sequence").initial_state(4)
+    view = state.view(0, random.Random(1))
+    caption = render.picture(view, viewer=0).caption
+    assert "hand of seat 0" in caption and "hand of seat 1" not in caption
+
+
 # --- hidden information ----------------------------------------------------------------------
 
 class _SecretState(State):

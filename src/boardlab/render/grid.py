@@ -38,6 +38,8 @@ class Piece:
     """`glyph` draws only the label, large (chess symbols carry their own outline)."""
     face_down: bool = False
     """A hidden piece: drawn with a hatched back instead of a plain disc."""
+    size: float = 1.0
+    """Disc size relative to the usual (Sequence's chips are smaller, to show the card)."""
 
 
 @dataclass
@@ -67,6 +69,8 @@ class Picture:
     banner_after_row: int = -1
     caption: str = ""
     """One line under the board (disc counts, whose turn)."""
+    cell_labels: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """Small (text, colour) printed in a cell's top-left corner (Sequence's cards)."""
 
 
 def cell_center(picture: Picture, cell: int, flipped: bool) -> tuple[float, float]:
@@ -121,6 +125,10 @@ def _cell(picture: Picture, cell: int, flipped: bool, is_last: bool, is_marked: 
         parts.append(f'<rect class="last" x="{left + 2}" y="{top + 2}" width="{CELL - 4}" '
                      f'height="{CELL - 4}" fill="#f6e05e" fill-opacity="0.45" stroke="#d69e2e" '
                      'stroke-width="3"/>')
+    label = picture.cell_labels.get(cell)
+    if label is not None:
+        parts.append(f'<text class="cell-label" x="{left + 4}" y="{top + 14}" font-size="13" '
+                     f'fill="{label[1]}" pointer-events="none">{escape(label[0])}</text>')
     piece = picture.pieces.get(cell)
     if piece is not None:
         parts.append(_piece(piece, x, y))
@@ -134,7 +142,7 @@ def _cell(picture: Picture, cell: int, flipped: bool, is_last: bool, is_marked: 
 
 
 def _piece(piece: Piece, x: float, y: float) -> str:
-    radius = round(CELL * 0.42, 1)
+    radius = round(CELL * 0.42 * piece.size, 1)
     label = escape(piece.label)
     if piece.shape == "glyph":
         return (f'<text class="piece" x="{x}" y="{y + CELL * 0.27:.1f}" text-anchor="middle" '
@@ -154,7 +162,8 @@ def _piece(piece: Piece, x: float, y: float) -> str:
                      f'font-weight="bold" fill="{piece.ink}">{label}</text>')
     if piece.small:
         parts.append(f'<text x="{x}" y="{y + CELL * 0.26:.1f}" text-anchor="middle" '
-                     f'font-size="{CELL * 0.2:.1f}" fill="{piece.ink}">{escape(piece.small)}</text>')
+                     f'font-size="{CELL * 0.2:.1f}" fill="{piece.ink}">'
+                     f'{escape(piece.small)}</text>')
     parts.append("</g>")
     return "".join(parts)
 

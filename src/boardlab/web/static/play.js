@@ -20,6 +20,7 @@ async function init() {
     select.append(option);
   }
   select.addEventListener("change", buildSeats);
+  document.getElementById("game-params").addEventListener("change", buildSeats);
   buildSeats();
   document.getElementById("start").addEventListener("click", start);
   document.getElementById("undo").addEventListener("click", () => command("undo"));
@@ -38,7 +39,9 @@ function buildSeats() {
   const game = games.find((g) => g.name === document.getElementById("game").value);
   const box = document.getElementById("seats");
   box.innerHTML = "";
-  const players = game && game.players ? game.players : 2;
+  // A game whose player count is a parameter (Sequence's num_players=4) gets that many seats.
+  const asked = /(?:^|,)\s*num_players\s*=\s*(\d+)/.exec(document.getElementById("game-params").value);
+  const players = asked ? Math.min(8, parseInt(asked[1], 10)) : game && game.players ? game.players : 2;
   for (let seat = 0; seat < players; seat++) {
     const kind = el("select", { id: `seat-${seat}` });
     kind.append(el("option", { value: "human", text: "human" }));

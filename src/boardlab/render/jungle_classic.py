@@ -1,0 +1,66 @@
+"""Classic Jungle (7 columns x 9 rows) as a picture: rank 9 on top, player 0 (red) below;
+rivers blue, traps brown, dens dark."""
+
+from __future__ import annotations
+
+from ..games.jungle.classic import (COLS, DENS, IS_WATER, JUMP, ROWS, SQUARES, STEP, TRAP_OWNER,
+                                    JungleClassicState, sq_name)
+from ..games.jungle.pieces import ANIMAL_LETTERS, ANIMAL_NAMES
+from .grid import Picture, Piece
+
+SIDE_COLOURS = ("#c0392b", "#2c5aa0")
+SIDE_NAMES = ("red", "blue")
+
+
+def cell_of(square: int) -> int:
+    """Game square (row 0 = rank 1) -> picture cell (row 0 = the top, rank 9)."""
+    row, col = divmod(square, COLS)
+    return (ROWS - 1 - row) * COLS + col
+
+
+def picture(state: JungleClassicState, viewer: int | None = None) -> Picture:
+    names = [""] * SQUARES
+    pieces: dict[int, Piece] = {}
+    fills: dict[int, str] = {}
+    for square in range(SQUARES):
+        cell = cell_of(square)
+        names[cell] = sq_name(square)
+        if IS_WATER[square]:
+            fills[cell] = "#8ec3e6"
+        elif square in DENS:
+            fills[cell] = "#5b4636"
+        elif TRAP_OWNER[square] >= 0:
+            fills[cell] = "#c9a27a"
+        value = state.board[square]
+        if value:
+            owner = 0 if value > 0 else 1
+            strength = abs(value)
+            pieces[cell] = Piece(ANIMAL_LETTERS[strength], "#fdf6e3", ink=SIDE_COLOURS[owner],
+                                 stroke=SIDE_COLOURS[owner], small=str(strength),
+                                 title=f"{SIDE_NAMES[owner]} {ANIMAL_NAMES[strength]} "
+                                       f"(strength {strength})")
+    if state.is_terminal():
+        status = ("draw" if state.winner == -1
+                  else f"{SIDE_NAMES[state.winner]} (player {state.winner}) wins")
+    else:
+        status = f"{SIDE_NAMES[state.player]} (player {state.player}) to move"
+    return Picture(rows=ROWS, cols=COLS, square_names=names, pieces=pieces, style="plain",
+                   light="#e4efd4", line="#6f7f5f", cell_fills=fills,
+                   file_labels="abcdefg"[:COLS], rank_labels=[str(ROWS - r) for r in range(ROWS)],
+                   caption=f"{status}; {state.no_capture}/{state.game.settings.no_capture_limit}"
+                           " plies without capture")
+
+
+def action_cells(state: JungleClassicState, action: int) -> tuple[int, ...]:
+    frm, direction = divmod(action, 4)
+    step = STEP[frm][direction]
+    if step < 0:
+        return (cell_of(frm),)
+    if state.board[frm]:  # before the move: the state knows where it lands
+        return cell_of(frm), cell_of(state.destination(action))
+    # After the move (the last move shown): a lion or tiger that jumped left the river
+    # empty behind it, while a rat that swam stands on the water square itself.
+    jump = JUMP[frm][direction]
+    if IS_WATER[step] and jump is not None and not state.board[step]:
+        return cell_of(frm), cell_of(jump[0])
+    return cell_of(frm), cell_of(step)
