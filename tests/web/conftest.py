@@ -21,34 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
 
-from boardlab.core.registry import game_class, game_names  # noqa: E402
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-SHORT_SPECS = {
-    "jungle": "jungle:no_capture_limit=12",
-    "jungle-classic": "jungle-classic:no_capture_limit=16",
-    "xiangqi": "xiangqi:max_plies=40",
-    "minichess": "minichess:max_plies=30",
-}
-"""Shorter settings for games that random play drags out, so a clicked game ends quickly."""
-
-
-def loadable_games() -> list[str]:
-    """Games whose module loads now (others are still being written)."""
-    names = []
-    for name in game_names():
-        try:
-            game_class(name)
-        except (ImportError, AttributeError):  # its module is missing or half written
-            continue
-        names.append(name)
-    return names
-
-
-def short_spec(name: str) -> str:
-    return SHORT_SPECS.get(name, name)
+from web_helpers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import loadable_games, short_spec
+from web_helpers import loadable_games, short_spec
 
 from boardlab.core.registry import game_names
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import loadable_games
+from web_helpers import loadable_games
 
 from boardlab import render
 from boardlab.core.game import TERMINAL, Game, GameFacts, State

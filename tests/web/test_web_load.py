@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 
-from conftest import loadable_games, short_spec
+from web_helpers import loadable_games, short_spec
 
 GAMES = 50
 TIME_BOUND_S = 60.0

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from conftest import loadable_games, short_spec
+from web_helpers import loadable_games, short_spec
 
 MAX_HUMAN_MOVES = 400
 
