@@ -1,0 +1,250 @@
+"""Deep Q-Network (Mnih et al. 2015; seed 000), with seed 001's residual and dueling options.
+
+The network maps `State.encode(player)` (flattened; Jungle: seed 000's 7x8x6 = 336 planes) to
+one Q-value per action of the game (Jungle: 280):
+    h1 = ReLU(W1 s), h2 = Dropout(ReLU(W2 h1)), h3 = Dropout(ReLU(W3 h2)), Q = W4 h3
+Four fully connected layers as the seed draws them. Hidden width 128 (setting `hidden`): the
+seed gives none; on this project's shared 2-core machine a batch-64 update took 11 ms at
+width 128 against 28 ms at 256, and a 20-minute training budget is counted in updates, so
+the narrower net learns more in the time (112k weights, a 0.5 MB file).
+Options for seed 001's variants, so other games reuse this file:
+- `residual_blocks` > 0 inserts blocks h <- ReLU(h + W_b ReLU(W_a h)) after h1;
+- `dueling` replaces the last layer by a value head and an advantage head,
+  Q = V + A - mean(A) (Wang et al. 2016).
+
+Playing: the legal action with the highest Q (illegal actions masked). `masked=false` takes
+the argmax over every action, as the seed's unmasked agent did (an illegal choice forfeits in
+a match; in training it earns the invalid-action penalty). `lookahead=1` adds a one-ply
+search: each legal action is scored by minus the opponent's best Q after it (chance outcomes
+averaged exactly), plus the network's own Q as a tie-breaker; see docs/learning.md for both
+figures.
+
+Weights files are `torch.save` dicts of tensors and plain values, read with
+`torch.load(weights_only=True)`, so loading never runs code from the file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.agent import Agent, Clock
+from ..core.game import CHANCE, BoardLabError, Game, State
+from .qlearning import default_model_path
+
+FORMAT = "boardlab-dqn"
+VERSION = 1
+
+
+@dataclass
+class DQNSettings:
+    weights: str = ""
+    """Weights file (.pt); empty = models/<game>-dqn.pt shipped in the repository; `none` =
+    a fresh network (for training)."""
+    hidden: int = 128
+    """Width of the hidden layers."""
+    dropout: float = 0.1
+    """Dropout after the second and third layers (training only)."""
+    residual_blocks: int = 0
+    """Residual fully connected blocks after the first layer (seed 001); 0 = the seed's net."""
+    dueling: bool = False
+    """Value + mean-subtracted advantage heads (seed 001's Dueling DQN)."""
+    masked: bool = True
+    """Choose among legal actions only; false = argmax over all actions (seed's unmasked)."""
+    lookahead: int = 0
+    """0 = the network alone; 1 = one ply of search over the network (see module doc)."""
+    seed: int = 0
+    """Seed of a fresh network's initial weights."""
+
+    def __post_init__(self) -> None:
+        if self.hidden < 1 or self.residual_blocks < 0 or not 0 <= self.dropout < 1:
+            raise ValueError("hidden must be >= 1, residual_blocks >= 0, dropout in [0, 1)")
+        if self.lookahead not in (0, 1):
+            raise ValueError("lookahead must be 0 or 1")
+
+
+ARCHITECTURE_FIELDS = ("hidden", "dropout", "residual_blocks", "dueling")
+"""Settings that shape the network: stored in the weights file, restored on load."""
+
+
+def build_network(inputs: int, actions: int, hidden: int, dropout: float,
+                  residual_blocks: int, dueling: bool):
+    """The Q-network as a torch Module (torch is imported only when a network is built)."""
+    import torch
+    from torch import nn
+
+    class Residual(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = nn.Linear(hidden, hidden)
+            self.b = nn.Linear(hidden, hidden)
+
+        def forward(self, h: torch.Tensor) -> torch.Tensor:
+            return torch.relu(h + self.b(torch.relu(self.a(h))))
+
+    class QNetwork(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                nn.Linear(inputs, hidden), nn.ReLU(),
+                *[Residual() for _ in range(residual_blocks)],
+                nn.Linear(hidden, hidden), nn.ReLU(), nn.Dropout(dropout),
+                nn.Linear(hidden, hidden), nn.ReLU(), nn.Dropout(dropout))
+            if dueling:
+                self.value = nn.Linear(hidden, 1)
+                self.advantage = nn.Linear(hidden, actions)
+            else:
+                self.head = nn.Linear(hidden, actions)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            h = self.body(x)
+            if dueling:
+                advantage = self.advantage(h)
+                return self.value(h) + advantage - advantage.mean(dim=1, keepdim=True)
+            return self.head(h)
+
+    return QNetwork()
+
+
+class DQNAgent(Agent):
+    name = "dqn"
+    Settings = DQNSettings
+
+    def __init__(self, game: Game, settings: DQNSettings | None = None, **params: Any) -> None:
+        super().__init__(game, settings, **params)
+        import torch
+
+        self.torch = torch
+        # One move is one small forward pass: extra threads only contend with other work
+        # (arena workers, the trainer), measured 40x slower with 2 threads on a busy machine.
+        torch.set_num_threads(1)
+        self.num_actions = game.num_actions
+        self.inputs = int(np.prod(game.initial_state(0).encode(0).shape))
+        weights = self.settings.weights
+        if weights.lower() == "none":
+            torch.manual_seed(self.settings.seed)
+            self.network = self._build()
+        else:
+            path = Path(weights) if weights else default_model_path(game, "dqn", ".pt")
+            self.network = self.load(path)
+        self.network.eval()
+
+    def _build(self):
+        s = self.settings
+        return build_network(self.inputs, self.num_actions, s.hidden, s.dropout,
+                             s.residual_blocks, s.dueling)
+
+    # --- files ---------------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
+        """Write the weights and the architecture; returns the bytes written."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"format": FORMAT, "version": VERSION, "game": self.game.name,
+                   "inputs": self.inputs, "actions": self.num_actions,
+                   "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
+                   "state_dict": self.network.state_dict(), **(extra or {})}
+        tmp = path.with_name(path.name + ".tmp")
+        self.torch.save(payload, tmp)
+        os.replace(tmp, path)
+        return path.stat().st_size
+
+    def load(self, path: Path):
+        """Read a weights file into a new network, taking its architecture from the file."""
+        payload = load_payload(path, FORMAT, self.game.name, "DQN weights")
+        if payload.get("inputs") != self.inputs or payload.get("actions") != self.num_actions:
+            raise BoardLabError(f"DQN weights {path} expect {payload.get('inputs')} inputs and "
+                                f"{payload.get('actions')} actions; {self.game.name} has "
+                                f"{self.inputs} and {self.num_actions}")
+        for key, value in payload["architecture"].items():
+            if key in ARCHITECTURE_FIELDS:
+                setattr(self.settings, key, value)
+        network = self._build()
+        try:
+            network.load_state_dict(payload["state_dict"])
+        except (RuntimeError, KeyError) as error:
+            raise BoardLabError(f"DQN weights {path} do not fit the network they describe: "
+                                f"{str(error).splitlines()[0]}") from None
+        return network
+
+    # --- playing -------------------------------------------------------------------------------
+    def q_values(self, states: list[State], players: list[int]) -> np.ndarray:
+        """Q-values (len(states) x actions) from each given player's side, in one batch."""
+        batch = np.stack([s.encode(p).reshape(-1) for s, p in zip(states, players)])
+        with self.torch.no_grad():
+            return self.network(self.torch.from_numpy(batch)).numpy()
+
+    def act(self, state: State, clock: Clock) -> int:
+        if self.settings.lookahead:
+            return self.search_one_ply(state)
+        return self.choose(state, epsilon=0.0)
+
+    def choose(self, state: State, epsilon: float) -> int:
+        """Epsilon-greedy: a random action with probability epsilon (a random legal one when
+        masked, any action when not), else the best by Q."""
+        if epsilon > 0 and self.rng.random() < epsilon:
+            if self.settings.masked:
+                return self.rng.choice(state.legal_actions())
+            return self.rng.randrange(self.num_actions)
+        q = self.q_values([state], [state.current_player()])[0]
+        if not self.settings.masked:
+            return int(np.argmax(q))
+        legal = state.legal_actions()
+        return legal[int(np.argmax(q[legal]))]
+
+    def search_one_ply(self, state: State) -> int:
+        """Score each legal action by the value of its result for us: at a terminal state
+        the result itself, else minus the opponent's best Q there, averaged over chance."""
+        me = state.current_player()
+        legal = state.legal_actions()
+        leaves: list[tuple[int, float, State]] = []  # (action index, probability, state)
+        scores = np.zeros(len(legal))
+        for i, action in enumerate(legal):
+            child = state.child(action)
+            outcomes = ([(k, p) for k, p in child.chance_outcomes()]
+                        if child.current_player() == CHANCE else [(None, 1.0)])
+            for outcome, p in outcomes:
+                leaf = child if outcome is None else child.child(outcome)
+                if leaf.is_terminal():
+                    scores[i] += p * 1000.0 * leaf.returns()[me]
+                elif leaf.current_player() == me:  # (a game where we move again)
+                    leaves.append((i, -p, leaf))
+                else:
+                    leaves.append((i, p, leaf))
+        if leaves:
+            q = self.q_values([leaf for _, _, leaf in leaves],
+                              [leaf.current_player() for _, _, leaf in leaves])
+            for (i, p, leaf), row in zip(leaves, q):
+                best = max(row[a] for a in leaf.legal_actions())
+                scores[i] -= p * best
+        own = self.q_values([state], [me])[0][legal]
+        scores += 1e-3 * own  # the network's own preference breaks near-ties
+        return legal[int(np.argmax(scores))]
+
+
+def load_payload(path: str | os.PathLike[str], fmt: str, game: str, what: str) -> dict:
+    """torch.load(weights_only=True) with one-line BoardLabErrors naming the file."""
+    import pickle
+    import zipfile
+
+    import torch
+
+    path = Path(path)
+    if not path.is_file():
+        raise BoardLabError(f"{what} {path} does not exist (train them with "
+                            f"`boardlab train {game} ... --out {path}`)")
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except (RuntimeError, EOFError, OSError, ValueError, pickle.UnpicklingError,
+            zipfile.BadZipFile, AttributeError, KeyError, IndexError) as error:
+        first = (str(error).splitlines() or [""])[0][:160]
+        raise BoardLabError(f"{what} {path} cannot be read (truncated, or not a weights file "
+                            f"saved by BoardLab): {type(error).__name__}: {first}") from None
+    if not isinstance(payload, dict) or payload.get("format") != fmt:
+        raise BoardLabError(f"{path} is not a BoardLab {what} file (format {fmt!r} expected)")
+    if payload.get("game") != game:
+        raise BoardLabError(f"{what} {path} were trained for {payload.get('game')}, not {game}")
+    return payload

@@ -1,0 +1,246 @@
+"""Tabular Q-learning (Watkins 1989; seed 000): a table Q(s, a) over exact positions.
+
+The update, with the seed's alpha 0.1 and gamma 0.95:
+    Q(s, a) <- Q(s, a) + alpha [r + gamma max_a' Q(s', a') - Q(s, a)]
+where s' is the learner's next decision (after the opponent's reply) and r the game's
+`qlearning` reward (learn/kits.py; for Jungle the seed's reward, games/jungle/rewards.py).
+The table key is the game's table key (Jungle: the seed's 7x8x4 state plus the side to move,
+as bytes); the agent imports no game.
+
+Exact positions rarely repeat after the opening, so most decisions meet a state the table
+has never seen. Then the agent falls back (setting `fallback`): by default a one-ply greedy
+choice on the game's `greedy` heuristic (what the greedy agent plays), or the seed's reward
+one ply ahead, or random. `stats` counts table hits and fallbacks; `boardlab train` and
+docs/learning.md report the rate.
+
+The table is saved as compressed npz (no pickle): keys (N x key length, uint8), and for each
+stored (state, action) its state index, action and value.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.agent import Agent, Clock
+from ..core.game import BoardLabError, Game, State
+from ..learn.kits import has_kit, kit_for
+from .evaluation import expected_value, pick_evaluator
+
+FORMAT = "boardlab-qtable"
+VERSION = 1
+
+
+@dataclass
+class QLearningSettings:
+    weights: str = ""
+    """Q table (.npz); empty = models/<game>-qlearning.npz shipped in the repository; `none`
+    = an empty table (for training)."""
+    alpha: float = 0.1
+    """Learning rate (seed 000)."""
+    gamma: float = 0.95
+    """Discount factor (seed 000)."""
+    epsilon: float = 0.3
+    """Exploration rate at the first training episode."""
+    epsilon_decay: float = 0.999
+    """Exploration rate multiplier per training episode."""
+    epsilon_min: float = 0.02
+    """Lowest exploration rate."""
+    fallback: str = "greedy"
+    """For states not in the table: greedy (one ply on the game's greedy heuristic), reward
+    (one ply on the learning reward), or random."""
+    min_visits: int = 2
+    """Saving keeps only states updated at least this often (the rest are noise)."""
+
+    def __post_init__(self) -> None:
+        if self.fallback not in ("greedy", "reward", "random"):
+            raise ValueError(f"fallback {self.fallback!r} is not one of greedy, reward, random")
+        if not (0 < self.alpha <= 1 and 0 <= self.gamma <= 1):
+            raise ValueError("alpha must be in (0, 1] and gamma in [0, 1]")
+
+
+class QTable:
+    """Q(s, a) for the states seen: key -> {action: value}, with update counts per state."""
+
+    def __init__(self) -> None:
+        self.q: dict[bytes, dict[int, float]] = {}
+        self.visits: dict[bytes, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+    def entries(self) -> int:
+        return sum(len(row) for row in self.q.values())
+
+    def best(self, key: bytes, legal: list[int]) -> float:
+        """max over legal actions of Q(key, a); unknown entries count 0 (the usual start)."""
+        row = self.q.get(key)
+        if not row:
+            return 0.0
+        return max(row.get(a, 0.0) for a in legal)
+
+    def update(self, key: bytes, action: int, target: float, alpha: float) -> float:
+        """Q += alpha (target - Q); returns the TD error."""
+        row = self.q.setdefault(key, {})
+        old = row.get(action, 0.0)
+        error = target - old
+        row[action] = old + alpha * error
+        self.visits[key] = self.visits.get(key, 0) + 1
+        return error
+
+    def save(self, path: str | os.PathLike[str], game: str, min_visits: int = 1) -> int:
+        """Write the states updated at least `min_visits` times; returns the bytes written."""
+        kept = [k for k in self.q if self.visits.get(k, 0) >= min_visits and self.q[k]]
+        width = max((len(k) for k in kept), default=0)
+        keys = np.zeros((len(kept), width), dtype=np.uint8)
+        lengths = np.zeros(len(kept), dtype=np.int16)
+        index, actions, values, visits = [], [], [], []
+        for i, key in enumerate(kept):
+            keys[i, :len(key)] = np.frombuffer(key, dtype=np.uint8)
+            lengths[i] = len(key)
+            visits.append(self.visits.get(key, 0))
+            for action, value in self.q[key].items():
+                index.append(i)
+                actions.append(action)
+                values.append(value)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:  # a file handle keeps numpy from adding ".npz"
+            np.savez_compressed(
+                handle, format=np.array(FORMAT), version=np.array(VERSION),
+                game=np.array(game), keys=keys, lengths=lengths,
+                visits=np.array(visits, dtype=np.int32),
+                index=np.array(index, dtype=np.int32), actions=np.array(actions, dtype=np.int16),
+                values=np.array(values, dtype=np.float32))
+        os.replace(tmp, path)  # never leave a half-written table under the real name
+        return path.stat().st_size
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], game: str) -> "QTable":
+        """Read a table written by `save`; BoardLabError naming the file if it is missing,
+        truncated, not a Q table, or for another game."""
+        path = Path(path)
+        if not path.is_file():
+            raise BoardLabError(f"Q table {path} does not exist (train one with "
+                                f"`boardlab train {game} qlearning --out {path}`)")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if "format" not in data.files or str(data["format"]) != FORMAT:
+                    raise BoardLabError(f"{path} is not a BoardLab Q table")
+                if str(data["game"]) != game:
+                    raise BoardLabError(f"Q table {path} was trained for {data['game']}, "
+                                        f"not {game}")
+                keys, lengths = data["keys"], data["lengths"]
+                visits = data["visits"]
+                index, actions, values = data["index"], data["actions"], data["values"]
+        except BoardLabError:
+            raise
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
+            raise BoardLabError(f"Q table {path} is unreadable (truncated or not an npz "
+                                f"file): {type(error).__name__}: {error}") from None
+        table = cls()
+        rows = [bytes(keys[i, :lengths[i]]) for i in range(len(keys))]
+        for key, count in zip(rows, visits.tolist()):
+            table.q[key] = {}
+            table.visits[key] = int(count)
+        for i, action, value in zip(index.tolist(), actions.tolist(), values.tolist()):
+            table.q[rows[i]][int(action)] = float(value)
+        return table
+
+
+def default_model_path(game: Game, kind: str, suffix: str) -> Path:
+    """models/<game>-<kind><suffix> in the repository holding the installed package."""
+    import boardlab
+
+    return Path(boardlab.__file__).resolve().parent.parent.parent / "models" / (
+        f"{game.name}-{kind}{suffix}")
+
+
+class QLearningAgent(Agent):
+    name = "qlearning"
+    Settings = QLearningSettings
+
+    def __init__(self, game: Game, settings: QLearningSettings | None = None, **params: Any
+                 ) -> None:
+        super().__init__(game, settings, **params)
+        self.kit = kit_for(game)
+        self.table_key = self.kit.table_key
+        _, self.evaluate = pick_evaluator(game, "", "greedy") if game.evaluators else ("", None)
+        self.reward = self.kit.reward("qlearning", game)
+        self.stats = {"decisions": 0, "table_hits": 0, "fallbacks": 0}
+        weights = self.settings.weights
+        if weights.lower() == "none":
+            self.table = QTable()
+        else:
+            path = Path(weights) if weights else default_model_path(game, "qlearning", ".npz")
+            self.table = QTable.load(path, game.name)
+
+    @classmethod
+    def cannot_play(cls, game: Game) -> str | None:
+        if not has_kit(game):
+            return "it has no table key and rewards registered in boardlab.learn.kits"
+        return None
+
+    # --- playing -------------------------------------------------------------------------------
+    def act(self, state: State, clock: Clock) -> int:
+        return self.choose(state, epsilon=0.0)
+
+    def choose(self, state: State, epsilon: float) -> int:
+        """Epsilon-greedy over the table; states not in it use the fallback."""
+        legal = state.legal_actions()
+        if epsilon > 0 and self.rng.random() < epsilon:
+            return self.rng.choice(legal)
+        self.stats["decisions"] += 1
+        row = self.table.q.get(self.table_key(state))
+        if row and any(a in row for a in legal):
+            self.stats["table_hits"] += 1
+            known = [a for a in legal if a in row]
+            # Trust the table when a tried action paid off or every action was tried; when
+            # all tried ones lost value, an untried one may be better: ask the fallback.
+            best = max(row[a] for a in known)
+            if best >= 0 or len(known) == len(legal):
+                choices = [a for a in known if row[a] == best]
+                return self.rng.choice(choices)
+        self.stats["fallbacks"] += 1
+        return self.fallback(state, legal)
+
+    def fallback(self, state: State, legal: list[int]) -> int:
+        kind = self.settings.fallback
+        if kind == "random" or (kind == "greedy" and self.evaluate is None):
+            return self.rng.choice(legal)
+        me = state.current_player()
+        if kind == "greedy":
+            values = [expected_value(state.child(a), me, self.evaluate) for a in legal]
+        else:
+            values = [expected_reward(state, a, self.reward.action) for a in legal]
+        best = max(values)
+        return self.rng.choice([a for a, v in zip(legal, values) if v == best])
+
+    def last_info(self) -> dict[str, Any]:
+        return dict(self.stats)
+
+    # --- learning ------------------------------------------------------------------------------
+    def learn(self, state: State, action: int, reward: float, next_state: State,
+              done: bool) -> float:
+        """One Q-learning update from a transition; returns the TD error."""
+        target = reward
+        if not done:
+            target += self.settings.gamma * self.table.best(self.table_key(next_state),
+                                                             next_state.legal_actions())
+        return self.table.update(self.table_key(state), action, target, self.settings.alpha)
+
+
+def expected_reward(state: State, action: int, reward) -> float:
+    """The reward of `action` averaged exactly over the chance outcomes it leads to."""
+    from ..core.game import CHANCE
+
+    child = state.child(action)
+    if child.current_player() != CHANCE:
+        return reward(state, action, child)
+    return sum(p * reward(state, action, child.child(k)) for k, p in child.chance_outcomes())

@@ -1,0 +1,66 @@
+"""Experience replay (Lin 1992; Mnih et al. 2015): a ring buffer sampled uniformly.
+
+Observations are stored as uint8 eighths: every network input BoardLab's games produce is a
+multiple of 1/8 in [0, 1] (0/1 planes, strength / 8), so x * 8 fits a byte exactly and the
+buffer takes a quarter of the float32 memory. `ReplayBuffer` checks this on every push.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SCALE = 8
+
+
+class ReplayBuffer:
+    """(s, a, r, s', done, legal mask of s') transitions, newest overwriting oldest."""
+
+    def __init__(self, capacity: int, inputs: int, actions: int) -> None:
+        if capacity < 1:
+            raise ValueError("replay capacity must be at least 1")
+        self.capacity = capacity
+        self.states = np.zeros((capacity, inputs), dtype=np.uint8)
+        self.next_states = np.zeros((capacity, inputs), dtype=np.uint8)
+        self.actions = np.zeros(capacity, dtype=np.int64)
+        self.rewards = np.zeros(capacity, dtype=np.float32)
+        self.dones = np.zeros(capacity, dtype=np.float32)
+        self.next_masks = np.zeros((capacity, actions), dtype=bool)
+        self.size = 0
+        self.cursor = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    @staticmethod
+    def pack(x: np.ndarray) -> np.ndarray:
+        scaled = np.asarray(x, dtype=np.float32).reshape(-1) * SCALE
+        packed = np.rint(scaled)
+        if packed.min(initial=0) < 0 or packed.max(initial=0) > 255 or not np.allclose(
+                packed, scaled, atol=1e-4):
+            raise ValueError("replay stores inputs that are multiples of 1/8 in [0, 31]")
+        return packed.astype(np.uint8)
+
+    def push(self, state: np.ndarray, action: int, reward: float, next_state: np.ndarray,
+             done: bool, next_legal: list[int]) -> None:
+        i = self.cursor
+        self.states[i] = self.pack(state)
+        self.next_states[i] = self.pack(next_state)
+        self.actions[i] = action
+        self.rewards[i] = reward
+        self.dones[i] = float(done)
+        self.next_masks[i] = False
+        self.next_masks[i, next_legal] = True
+        self.cursor = (i + 1) % self.capacity
+        self.size = min(self.size + 1, self.capacity)
+
+    def sample(self, batch: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        """A uniform batch (with replacement), inputs back as float32."""
+        index = rng.integers(0, self.size, size=batch)
+        return {
+            "states": self.states[index].astype(np.float32) / SCALE,
+            "actions": self.actions[index],
+            "rewards": self.rewards[index],
+            "next_states": self.next_states[index].astype(np.float32) / SCALE,
+            "dones": self.dones[index],
+            "next_masks": self.next_masks[index],
+        }
