@@ -228,6 +228,7 @@ def test_stored_games_are_listed_and_replayed_move_by_move(client):
 
 def test_jungle_replays_show_the_reveals(client):
     jungle = client.get("/api/db/games?game=jungle:no_capture_limit=12").json()["games"]
+    assert client.get("/api/db/games?game=jungle").json()["games"] == jungle
     replay = client.get(f"/api/db/games/{jungle[0]['number']}").json()
     assert any("(" in m["notation"] for m in replay["moves"])  # reveal a1 (tiger)
 

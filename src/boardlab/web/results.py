@@ -35,8 +35,9 @@ class Results:
     def list_games(self, game: str | None = None, offset: int = 0,
                    limit: int = 100) -> dict[str, Any]:
         rows = self._rows(with_moves=False)
+        # `game` may be a spec (`jungle:no_capture_limit=12`) or a name (every jungle game).
         numbered = [(n, row) for n, row in enumerate(rows)
-                    if game is None or row.key.game == game]
+                    if game is None or game in (row.key.game, row.key.game.partition(":")[0])]
         shown = numbered[offset:offset + limit]
         return {"db": self.path.name, "total": len(numbered), "offset": offset,
                 "games": [{"number": n, "game": row.key.game, "seats": row.record.agents,
