@@ -15,9 +15,9 @@ Options for seed 001's variants, so other games reuse this file:
 Playing: the legal action with the highest Q (illegal actions masked). `masked=false` takes
 the argmax over every action, as the seed's unmasked agent did (an illegal choice forfeits in
 a match; in training it earns the invalid-action penalty). `lookahead=1` adds a one-ply
-search: each legal action is scored by minus the opponent's best Q after it (chance outcomes
-averaged exactly), plus the network's own Q as a tie-breaker; see docs/learning.md for both
-figures.
+search: each legal action a is scored E[r(s, a) - gamma max_b Q_opp(s', b)], the game's DQN
+reward for the ply plus the opponent's best Q after it negated, chance outcomes averaged
+exactly; see docs/learning.md for both figures.
 
 Weights files are `torch.save` dicts of tensors and plain values, read with
 `torch.load(weights_only=True)`, so loading never runs code from the file.
@@ -34,6 +34,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, BoardLabError, Game, State
+from ..learn.kits import has_kit, kit_for
 from .qlearning import default_model_path
 
 FORMAT = "boardlab-dqn"
@@ -55,10 +56,14 @@ class DQNSettings:
     """Value + mean-subtracted advantage heads (seed 001's Dueling DQN)."""
     masked: bool = True
     """Choose among legal actions only; false = argmax over all actions (seed's unmasked)."""
-    lookahead: int = 0
-    """0 = the network alone; 1 = one ply of search over the network (see module doc)."""
+    lookahead: int = 1
+    """1 = one ply of search over the network and the reward (the default, see module doc);
+    0 = the network alone."""
     seed: int = 0
     """Seed of a fresh network's initial weights."""
+    reward: str = ""
+    """The game's reward function the one-ply search adds (learn/kits.py); empty = the one
+    the weights were trained with (recorded in the file), else `dqn`."""
 
     def __post_init__(self) -> None:
         if self.hidden < 1 or self.residual_blocks < 0 or not 0 <= self.dropout < 1:
@@ -125,6 +130,7 @@ class DQNAgent(Agent):
         self.num_actions = game.num_actions
         self.inputs = int(np.prod(game.initial_state(0).encode(0).shape))
         weights = self.settings.weights
+        self.trained_reward = "dqn"
         if weights.lower() == "none":
             torch.manual_seed(self.settings.seed)
             self.network = self._build()
@@ -132,6 +138,11 @@ class DQNAgent(Agent):
             path = Path(weights) if weights else default_model_path(game, "dqn", ".pt")
             self.network = self.load(path)
         self.network.eval()
+        self.gamma = 0.99  # the training discount (seed 000), for the one-ply search
+        self.reward = None
+        if self.settings.lookahead and has_kit(game):
+            name = self.settings.reward or self.trained_reward
+            self.reward = kit_for(game).reward(name, game).action
 
     def _build(self):
         s = self.settings
@@ -146,6 +157,7 @@ class DQNAgent(Agent):
         payload = {"format": FORMAT, "version": VERSION, "game": self.game.name,
                    "inputs": self.inputs, "actions": self.num_actions,
                    "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
+                   "reward": self.trained_reward,
                    "state_dict": self.network.state_dict(), **(extra or {})}
         tmp = path.with_name(path.name + ".tmp")
         self.torch.save(payload, tmp)
@@ -159,6 +171,7 @@ class DQNAgent(Agent):
             raise BoardLabError(f"DQN weights {path} expect {payload.get('inputs')} inputs and "
                                 f"{payload.get('actions')} actions; {self.game.name} has "
                                 f"{self.inputs} and {self.num_actions}")
+        self.trained_reward = str(payload.get("reward", "dqn"))
         for key, value in payload["architecture"].items():
             if key in ARCHITECTURE_FIELDS:
                 setattr(self.settings, key, value)
@@ -196,8 +209,9 @@ class DQNAgent(Agent):
         return legal[int(np.argmax(q[legal]))]
 
     def search_one_ply(self, state: State) -> int:
-        """Score each legal action by the value of its result for us: at a terminal state
-        the result itself, else minus the opponent's best Q there, averaged over chance."""
+        """Score each legal action a by E[r(s, a) + gamma V(s')] over its chance outcomes:
+        r the game's `dqn` reward (learn/kits.py) and V(s') = -max_b Q(s', b) from the
+        opponent's side (0 at a terminal s', whose result r already holds)."""
         me = state.current_player()
         legal = state.legal_actions()
         leaves: list[tuple[int, float, State]] = []  # (action index, probability, state)
@@ -208,20 +222,18 @@ class DQNAgent(Agent):
                         if child.current_player() == CHANCE else [(None, 1.0)])
             for outcome, p in outcomes:
                 leaf = child if outcome is None else child.child(outcome)
-                if leaf.is_terminal():
-                    scores[i] += p * 1000.0 * leaf.returns()[me]
-                elif leaf.current_player() == me:  # (a game where we move again)
-                    leaves.append((i, -p, leaf))
-                else:
-                    leaves.append((i, p, leaf))
+                if self.reward is not None:
+                    scores[i] += p * self.reward(state, action, leaf)
+                elif leaf.is_terminal():
+                    scores[i] += p * 10.0 * leaf.returns()[me]
+                if not leaf.is_terminal():
+                    leaves.append((i, p if leaf.current_player() != me else -p, leaf))
         if leaves:
             q = self.q_values([leaf for _, _, leaf in leaves],
                               [leaf.current_player() for _, _, leaf in leaves])
             for (i, p, leaf), row in zip(leaves, q):
                 best = max(row[a] for a in leaf.legal_actions())
-                scores[i] -= p * best
-        own = self.q_values([state], [me])[0][legal]
-        scores += 1e-3 * own  # the network's own preference breaks near-ties
+                scores[i] -= self.gamma * p * best
         return legal[int(np.argmax(scores))]
 
 

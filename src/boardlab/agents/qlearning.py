@@ -8,9 +8,10 @@ The table key is the game's table key (Jungle: the seed's 7x8x4 state plus the s
 as bytes); the agent imports no game.
 
 Exact positions rarely repeat after the opening, so most decisions meet a state the table
-has never seen. Then the agent falls back (setting `fallback`): by default a one-ply greedy
-choice on the game's `greedy` heuristic (what the greedy agent plays), or the seed's reward
-one ply ahead, or random. `stats` counts table hits and fallbacks; `boardlab train` and
+has never seen. Then the agent falls back (setting `fallback`): by default the action with the
+best expected reward one ply ahead (chance outcomes averaged exactly): Q(s, a) as it would
+be with nothing known of the future; or the game's `greedy` heuristic one ply ahead (what
+the greedy agent plays), or random. `stats` counts table hits and fallbacks; `boardlab train` and
 docs/learning.md report the rate.
 
 The table is saved as compressed npz (no pickle): keys (N x key length, uint8), and for each
@@ -51,9 +52,10 @@ class QLearningSettings:
     """Exploration rate multiplier per training episode."""
     epsilon_min: float = 0.02
     """Lowest exploration rate."""
-    fallback: str = "greedy"
-    """For states not in the table: greedy (one ply on the game's greedy heuristic), reward
-    (one ply on the learning reward), or random."""
+    fallback: str = "reward"
+    """For states not in the table: reward (the learning reward's expectation one ply ahead,
+    i.e. Q with the future unknown), greedy (one ply on the game's greedy heuristic), or
+    random."""
     min_visits: int = 2
     """Saving keeps only states updated at least this often (the rest are noise)."""
 
@@ -199,12 +201,12 @@ class QLearningAgent(Agent):
         self.stats["decisions"] += 1
         row = self.table.q.get(self.table_key(state))
         if row and any(a in row for a in legal):
-            self.stats["table_hits"] += 1
             known = [a for a in legal if a in row]
             # Trust the table when a tried action paid off or every action was tried; when
             # all tried ones lost value, an untried one may be better: ask the fallback.
             best = max(row[a] for a in known)
             if best >= 0 or len(known) == len(legal):
+                self.stats["table_hits"] += 1
                 choices = [a for a in known if row[a] == best]
                 return self.rng.choice(choices)
         self.stats["fallbacks"] += 1

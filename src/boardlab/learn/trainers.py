@@ -196,6 +196,9 @@ class DQNTraining:
     """Learner steps between gradient updates (seed silent: one per step)."""
     reply_penalty: bool = True
     """Count own pieces the opponent takes in its reply as `be captured` (docs/learning.md)."""
+    reward: str = "dqn"
+    """The game's reward function: dqn (seed 000's DQN table) or qlearning (seed 000's full
+    reward with the positional term R_Pos)."""
 
 
 class DQNTrainer(Trainer):
@@ -218,7 +221,8 @@ class DQNTrainer(Trainer):
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=t.lr,
                                           betas=(0.9, 0.999), eps=1e-8)
         self.buffer = ReplayBuffer(t.buffer, self.agent.inputs, self.agent.num_actions)
-        self.reward = kit_for(game).reward("dqn", game)
+        self.reward = kit_for(game).reward(t.reward, game)
+        self.agent.trained_reward = t.reward
         if not t.reply_penalty:
             self.reward = RewardFunction(self.reward.action, _terminal_only(self.reward.reply))
         self.epsilon = t.epsilon

@@ -1,0 +1,91 @@
+"""Tabular Q-learning agent: the update rule, the fallback, the table file."""
+
+import numpy as np
+import pytest
+
+from boardlab import BoardLabError, Clock, make_agent, make_game
+from boardlab.agents.qlearning import QLearningAgent, QTable, default_model_path
+
+
+@pytest.fixture
+def game():
+    return make_game("jungle")
+
+
+def test_update_follows_the_seed_rule(game):
+    agent = QLearningAgent(game, weights="none")
+    state = game.initial_state()
+    action = state.legal_actions()[0]
+    after = state.child(action)
+    after.apply(after.chance_outcomes()[0][0])  # player 1 to move: stands for "next state"
+    # terminal: Q <- 0 + 0.1 (r - 0)
+    agent.learn(state, action, 2.0, after, done=True)
+    key = agent.table_key(state)
+    assert agent.table.q[key][action] == pytest.approx(0.2)
+    # not terminal: target r + 0.95 max_a' Q(s', a')
+    next_key = agent.table_key(after)
+    agent.table.q[next_key] = {after.legal_actions()[0]: 4.0}
+    agent.learn(state, action, 1.0, after, done=False)
+    assert agent.table.q[key][action] == pytest.approx(0.2 + 0.1 * (1.0 + 0.95 * 4.0 - 0.2))
+
+
+def test_known_state_uses_the_table_and_unknown_falls_back(game):
+    agent = QLearningAgent(game, weights="none")
+    state = game.initial_state()
+    best = state.legal_actions()[3]
+    agent.table.q[agent.table_key(state)] = {best: 5.0}
+    assert agent.act(state, Clock()) == best
+    other = state.child(best)
+    other.apply(other.chance_outcomes()[0][0])
+    assert agent.act(other, Clock()) in other.legal_actions()
+    assert agent.stats == {"decisions": 2, "table_hits": 1, "fallbacks": 1}
+
+
+def test_table_round_trip_keeps_values_and_drops_rare_states(game, tmp_path):
+    table = QTable()
+    table.update(b"\x01\x02\x03", 5, 1.0, 0.1)
+    table.update(b"\x01\x02\x03", 7, -2.0, 0.1)
+    table.update(b"\x09", 0, 3.0, 0.5)
+    path = tmp_path / "q.npz"
+    size = table.save(path, "jungle", min_visits=2)
+    assert size == path.stat().st_size > 0
+    loaded = QTable.load(path, "jungle")
+    assert loaded.q == {b"\x01\x02\x03": {5: pytest.approx(0.1), 7: pytest.approx(-0.2)}}
+    assert loaded.visits == {b"\x01\x02\x03": 2}
+
+
+def test_truncated_table_is_a_one_line_error_naming_the_file(game, tmp_path):
+    table = QTable()
+    table.update(b"\x01" * 57, 5, 1.0, 0.1)
+    path = tmp_path / "q.npz"
+    table.save(path, "jungle")
+    path.write_bytes(path.read_bytes()[:40])
+    with pytest.raises(BoardLabError) as error:
+        make_agent(f"qlearning:weights={path}", game)
+    assert str(path) in str(error.value) and "\n" not in str(error.value)
+
+
+def test_foreign_file_is_a_one_line_error_naming_the_file(game, tmp_path):
+    path = tmp_path / "other.npz"
+    np.savez(path, numbers=np.arange(3))
+    with pytest.raises(BoardLabError, match="not a BoardLab Q table") as error:
+        make_agent(f"qlearning:weights={path}", game)
+    assert str(path) in str(error.value) and "\n" not in str(error.value)
+    text = tmp_path / "notes.npz"
+    text.write_text("hello")
+    with pytest.raises(BoardLabError) as error:
+        make_agent(f"qlearning:weights={text}", game)
+    assert str(text) in str(error.value) and "\n" not in str(error.value)
+
+
+def test_missing_table_says_how_to_train_one(game, tmp_path):
+    with pytest.raises(BoardLabError, match="boardlab train jungle qlearning"):
+        make_agent(f"qlearning:weights={tmp_path / 'none-here.npz'}", game)
+
+
+def test_plain_spec_loads_the_shipped_table(game):
+    assert default_model_path(game, "qlearning", ".npz").is_file()
+    agent = make_agent("qlearning", game)
+    assert len(agent.table) > 0
+    state = game.initial_state()
+    assert agent.act(state, Clock()) in state.legal_actions()

@@ -1,0 +1,100 @@
+"""Seed 000's reward functions on hand-made Jungle positions (games/jungle/rewards.py).
+
+Positions: ranks 7..1, upper case player 0, lower case player 1, X/x face down, side to move,
+plies without progress, hidden strengths of each side. V: rat 3, cat 1, dog 1.5, wolf 2,
+leopard 2.5, tiger 3, lion 3.5, elephant 4. Position term: Opp 3/(1+d), Threat -4/(1+d).
+"""
+
+import pytest
+
+from boardlab import make_game
+from boardlab.games.jungle import rewards
+
+
+@pytest.fixture
+def game():
+    return make_game("jungle")
+
+
+def ply(game, text, move, outcome=None):
+    """(before, action, after) for `move` from the position, with a chance outcome if any."""
+    before = game.state_from_text(text)
+    action = before.str_to_action(move)
+    after = before.child(action)
+    if outcome is not None:
+        after.apply(after.str_to_action(outcome))
+    return before, action, after
+
+
+def test_capture_rewards_ten_times_the_value_of_the_captured_piece(game):
+    before, action, after = ply(game, "7w/8/8/8/8/2d5/2L5 0 0 - -", "c1-c2")
+    assert rewards.classify(before, action, after) == ("capture", 3)
+    # lion next to a dog it takes (Opp 3/2), then 10 squares from a wolf it takes (Opp 3/11)
+    expected = -0.1 + 10 * 1.5 + (3 / 11 - 3 / 2)
+    assert rewards.qlearning_reward(before, action, after) == pytest.approx(expected)
+    assert rewards.dqn_reward(before, action, after) == pytest.approx(0.2 * 3)
+
+
+def test_be_captured_costs_eight_times_the_value_of_the_lost_piece(game):
+    # the cat attacks a face-down piece that can only be the elephant, and dies
+    before, action, after = ply(game, "7w/8/8/8/8/2x5/W1C5 0 0 - E", "c1-c2", "elephant")
+    assert rewards.classify(before, action, after) == ("lost", 2)
+    # before: wolf 3 from x (Threat -4/4), cat next to x (-4/2); after: wolf 3 from E (-4/4)
+    expected = -0.1 - 8 * 1.0 + (-1.0 - (-1.0 - 2.0))
+    assert rewards.qlearning_reward(before, action, after) == pytest.approx(expected)
+    assert rewards.dqn_reward(before, action, after) == pytest.approx(-0.3)
+
+
+def test_mutual_destruction_costs_half_a_point(game):
+    before, action, after = ply(game, "7w/8/8/8/8/2l5/W1L5 0 0 - -", "c1-c2")
+    assert rewards.classify(before, action, after) == ("mutual", 7)
+    # wolf a1: nearest enemy the lion on c2 (d 3, Threat -1) before, the wolf on h7 after
+    # (d 6 + 7 = 13, equal strength: 0); our lion had no Opp/Threat against an equal lion
+    expected = -0.1 - 0.5 + (0.0 - (-1.0))
+    assert rewards.qlearning_reward(before, action, after) == pytest.approx(expected)
+    assert rewards.dqn_reward(before, action, after) == pytest.approx(0.2 * 7 - 0.3)
+
+
+def test_reveal_reward_is_the_expectation_over_the_hidden_strengths(game):
+    # a1 is a rat or an elephant, next to the enemy elephant: the rat would threaten it
+    # (Opp 3/2, V 3), an elephant against an elephant neither takes nor is taken (0)
+    text = "8/8/8/8/8/e7/X6X 0 0 RE -"
+    expected = -0.1 + 0.5 * 3.0 * 1.5 + 0.5 * 4.0 * 0.0
+    for outcome in ("rat", "elephant"):  # whatever the draw, the reward is the expectation
+        before, action, after = ply(game, text, "reveal a1", outcome)
+        assert rewards.qlearning_reward(before, action, after) == pytest.approx(expected)
+        assert rewards.dqn_reward(before, action, after) == pytest.approx(0.1)
+
+
+def test_walking_into_a_threat_is_penalised_not_rewarded(game):
+    # the seed's Threat is negative: dOpp - dThreat would reward this; we implement the intent
+    before, action, after = ply(game, "8/8/8/8/2l5/8/2D4w 0 0 - -", "c1-c2")
+    assert rewards.position_term(after, 0) < rewards.position_term(before, 0)
+    assert rewards.qlearning_reward(before, action, after) < -0.1
+
+
+def test_capturing_the_last_piece_wins_the_terminal_reward(game):
+    before, action, after = ply(game, "8/8/8/8/8/2d5/2L5 0 0 - -", "c1-c2")
+    assert after.is_terminal()
+    assert rewards.qlearning_reward(before, action, after) == pytest.approx(
+        -0.1 + 10 * 1.5 + (0 - 1.5) + 100.0)
+    assert rewards.dqn_reward(before, action, after) == pytest.approx(0.6 + 10.0)
+
+
+def test_losing_the_last_piece_in_the_reply_costs_the_lost_game(game):
+    before_reply = game.state_from_text("8/8/8/8/8/2l5/2D5 1 0 - -")
+    after_reply = before_reply.child(before_reply.str_to_action("c2-c1"))
+    assert after_reply.is_terminal()
+    assert rewards.pieces_lost(before_reply, after_reply, 0) == [3]
+    assert rewards.qlearning_reply_reward(before_reply, after_reply, 0) == pytest.approx(
+        -8 * 1.5 - 100.0)
+    assert rewards.dqn_reply_reward(before_reply, after_reply, 0) == pytest.approx(-0.3 - 10)
+
+
+def test_an_invalid_action_costs_one_point(game):
+    before = game.state_from_text("8/8/8/8/8/2d5/2L5 0 0 - -")
+    reveal_a1 = 0  # a1 is empty: no reveal there
+    assert reveal_a1 not in before.legal_actions()
+    assert rewards.classify(before, reveal_a1, before.clone()) == ("invalid", 0)
+    assert rewards.qlearning_reward(before, reveal_a1, None) == -1.0
+    assert rewards.dqn_reward(before, reveal_a1, None) == -1.0
