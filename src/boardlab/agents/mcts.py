@@ -24,7 +24,7 @@ How the game contract's features enter:
 
 Tricks, one line each:
 - each node keeps its state, so a simulation walks down without replaying moves and pays one
-  `child()` for the new node (memory: one state per simulation, a few MB per 10,000);
+  `child()` for the new node (memory: one state per simulation);
 - a game's compiled random playout (`Game.random_playout_kernel(state, seed) -> returns`)
   replaces the Python rollout when it offers one: one numba call per simulation;
 - tree reuse: in perfect-information games the subtree of the position the opponent left us
