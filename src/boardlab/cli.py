@@ -76,6 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--fen", default=None, help="start from a position in the game's notation")
     perft.add_argument("--moves", default="", help='moves in notation from the start, "M1 M2"')
     perft.set_defaults(run=cmd_perft)
+
+    # Faces that live in their own packages add their own subcommands.
+    from .bench.cli import add_bench_parser
+    from .learn.cli import add_train_parser
+    from .web.cli import add_serve_parser
+
+    add_train_parser(commands)
+    add_bench_parser(commands)
+    add_serve_parser(commands)
     return parser
 
 
@@ -191,9 +200,9 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 def perft(state: State, depth: int) -> int:
     """Leaves of the move tree `depth` player decisions deep; chance outcomes are expanded
-    and do not count as a level; a finished game is a leaf."""
+    and do not count as a level; a game that ends earlier adds nothing."""
     if state.is_terminal():
-        return 1
+        return 1 if depth == 0 else 0  # a finished game has no moves to count
     if state.is_chance_node():
         return sum(perft(state.child(a), depth) for a, _ in state.chance_outcomes())
     if depth == 0:

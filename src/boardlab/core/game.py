@@ -32,6 +32,8 @@ class ParseError(BoardLabError, ValueError):
 
 Evaluator = Callable[["State", int], float]
 """A heuristic: (state, player) -> score from `player`'s point of view, higher is better."""
+CompiledSearch = Callable[["State", list[int], int, int, int], tuple[int, float, int, bool]]
+"""(state, root actions, depth, player, max nodes) -> (best index, value, nodes, completed)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,15 @@ class Game:
     def evaluators(self) -> dict[str, Evaluator]:
         """Named heuristics for greedy/minimax; the first one is the default."""
         return {}
+
+    def compiled_minimax(self, evaluator: str) -> "CompiledSearch | None":
+        """A compiled alpha-beta search with this evaluator, if the game offers one.
+
+        Called as `search(state, root_actions, depth, player, max_nodes)` it returns
+        `(best_index, best_value, nodes, completed)` with exactly the values of the Python
+        minimax agent without a transposition table (checked in the game's tests).
+        """
+        return None
 
     def forfeit_returns(self, loser: int) -> list[float]:
         """Returns when `loser` forfeits (crash, illegal action, time): loser -1, the rest +1."""

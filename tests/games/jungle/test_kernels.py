@@ -18,11 +18,16 @@ import pytest  # noqa: E402
 
 from boardlab import CHANCE, Clock, make_agent, make_game  # noqa: E402
 from boardlab.games.jungle import kernels  # noqa: E402
-from boardlab.games.jungle.heuristics import HUNT_WEIGHT, hunt, minimax_evaluation  # noqa: E402
+from boardlab.games.jungle.heuristics import (  # noqa: E402
+    HUNT_WEIGHT,
+    SIMPLIFY_WEIGHT,
+    hunt,
+    minimax_evaluation,
+)
 
 RANDOM_GAMES = 300
-WEIGHTINGS = ((100.0, HUNT_WEIGHT), (1.0, 0.0))
-"""(piece_count_weight, hunt_weight): BoardLab's `minimax` and the seed's boxed formula."""
+WEIGHTINGS = ((100.0, HUNT_WEIGHT, SIMPLIFY_WEIGHT), (1.0, 0.0, 0.0))
+"""(piece_count_weight, hunt_weight, simplify_weight): BoardLab's `minimax` and the seed's boxed formula."""
 WIN_VALUE = 1_000_000.0
 
 
@@ -104,21 +109,22 @@ def test_evaluation_equals_the_python_heuristics_on_300_random_games(random_game
         for state in decisions:
             board = board_of(state)
             for player in (0, 1):
-                for weight, hunt_weight in WEIGHTINGS:
-                    expected = minimax_evaluation(state, player, weight)
+                for weight, hunt_weight, simplify in WEIGHTINGS:
+                    expected = minimax_evaluation(state, player, weight, simplify)
                     if hunt_weight:
                         expected += hunt_weight * hunt(state, player)
                     got = kernels.evaluate(board, player, state.hidden[1 - player], weight,
-                                           hunt_weight)
+                                           hunt_weight, simplify)
                     assert got == pytest.approx(expected, abs=1e-9), (state.to_text(), player)
 
 
 def test_named_evaluation_weights_give_the_games_evaluators(jungle, random_games):
-    for name, (weight, hunt_weight) in kernels.EVALUATION_WEIGHTS.items():
+    for name, (weight, hunt_weight, simplify) in kernels.EVALUATION_WEIGHTS.items():
         python_evaluator = jungle.evaluators[name]
         for decisions, _ in random_games[:20]:
             for state in decisions[::5]:
-                got = kernels.evaluate(board_of(state), 1, state.hidden[0], weight, hunt_weight)
+                got = kernels.evaluate(board_of(state), 1, state.hidden[0], weight, hunt_weight,
+                                       simplify)
                 assert got == pytest.approx(python_evaluator(state, 1), abs=1e-9), name
 
 
@@ -154,7 +160,8 @@ def assert_same_search(game, spec, weights, state, depth):
     expected_action, expected_value = python_search(game, spec, state, depth)
     actions = state.legal_actions()
     action, value, nodes, completed = kernels.compiled_search(
-        state, depth, state.current_player(), *weights, actions, None)
+        state, depth, state.current_player(), weights[0], weights[1], actions, None,
+        *weights[2:])
     where = f"depth {depth}, {game.settings}, {state.to_text()}"
     assert completed and nodes > 0
     assert value == pytest.approx(expected_value, rel=1e-12, abs=1e-9), where
@@ -170,7 +177,8 @@ def test_search_equals_the_python_minimax_agent(jungle, depth):
         positions.append(play_random_game(jungle, 2)[0][6])
     assert len(positions) >= 40
     for state in positions:
-        assert_same_search(jungle, "minimax", (100.0, HUNT_WEIGHT), state, depth)
+        assert_same_search(jungle, "minimax", kernels.EVALUATION_WEIGHTS["minimax"], state,
+                           depth)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -187,7 +195,8 @@ def test_search_equals_the_python_agent_from_openings_slow(jungle, depth):
     positions = search_positions(jungle, range(8, 16), openings=True)
     assert len(positions) >= 40
     for state in positions:
-        assert_same_search(jungle, "minimax", (100.0, HUNT_WEIGHT), state, depth)
+        assert_same_search(jungle, "minimax", kernels.EVALUATION_WEIGHTS["minimax"], state,
+                           depth)
 
 
 def test_capturing_the_last_enemy_wins_less_the_plies(jungle):

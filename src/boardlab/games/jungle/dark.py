@@ -122,6 +122,22 @@ class JungleDarkGame(Game):
 
         return EVALUATORS
 
+    def compiled_minimax(self, evaluator: str):
+        """The numba search (kernels.py) for the minimax evaluators; None for the others."""
+        from . import kernels
+
+        weights = kernels.EVALUATION_WEIGHTS.get(evaluator)
+        if weights is None:
+            return None
+
+        def search(state, root_actions, depth, player, max_nodes):
+            best, value, nodes, completed = kernels.compiled_search(
+                state, depth, player, weights[0], weights[1], root_actions, max_nodes,
+                weights[2])
+            return root_actions.index(best), value, nodes, completed
+
+        return search
+
 
 class JungleDarkState(State):
     __slots__ = ("game", "board", "player", "hidden", "pending", "no_capture", "plies",

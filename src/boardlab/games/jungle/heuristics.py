@@ -24,6 +24,11 @@ CENTRE_COLUMNS = (COLS // 2 - 1, COLS // 2)
 
 HUNT_WEIGHT = 100.0
 """Weight of the nearest-enemy term in BoardLab's default evaluations (measured, README)."""
+GREEDY_SIMPLIFY_WEIGHT = 3000.0
+"""Weight of (own - enemy pieces) / all pieces in the default greedy: when ahead, an even
+trade raises it, so the side ahead trades down instead of drifting into the no-progress draw."""
+SIMPLIFY_WEIGHT = 10000.0
+"""The same term's weight in the default minimax evaluation (measured, README)."""
 DEFAULT_GREEDY_SAFETY_WEIGHT = 1.0
 """The default greedy's w_safety: at the seed's 10 a threat (+150) outweighs any capture
 (at most 0.8 x 100), so the seed's greedy keeps threatening and never takes (README)."""
@@ -73,12 +78,13 @@ def greedy_heuristic(state: JungleDarkState, player: int,
 
 
 def minimax_evaluation(state: JungleDarkState, player: int,
-                       piece_count_weight: float = 100.0) -> float:
+                       piece_count_weight: float = 100.0, simplify_weight: float = 0.0) -> float:
     """Seed 000's minimax evaluation: w (|P_self| - |P_opp|) + 10 (sum of face-up strengths,
     self - opp) + 5 |own face down| - 10 |opp face down| + sum TacticalValue (+20 adjacent
     and can capture, -15 adjacent and can be captured). The seed's text gives w = 100, its
-    boxed formula w = 1."""
+    boxed formula w = 1. `simplify_weight` adds BoardLab's trade-when-ahead term (0 = seed)."""
     board = state.board
+    own_pieces = enemies = 0
     sign = 1 if player == 0 else -1
     count = strength_sum = information = tactics = 0
     for sq in range(SQUARES):
@@ -87,12 +93,14 @@ def minimax_evaluation(state: JungleDarkState, player: int,
             continue
         if cell < 0:
             count -= 1
+            enemies += 1
             if cell == -HIDDEN:
                 information -= 10
             else:
                 strength_sum += cell  # minus the opponent's strength
             continue
         count += 1
+        own_pieces += 1
         if cell == HIDDEN:
             information += 5
             continue
@@ -104,7 +112,10 @@ def minimax_evaluation(state: JungleDarkState, player: int,
                     tactics += 20
                 elif CAPTURES[enemy][cell]:
                     tactics -= 15
-    return piece_count_weight * count + 10 * strength_sum + information + tactics
+    value = piece_count_weight * count + 10 * strength_sum + information + tactics
+    if simplify_weight != 0.0:
+        value = value + simplify_weight * count / (own_pieces + enemies)
+    return value
 
 
 @lru_cache(maxsize=None)
@@ -160,15 +171,25 @@ def hunt(state: JungleDarkState, player: int) -> float:
 
 # --- the named evaluations agents choose from (`greedy:eval=seed-greedy`) ------------------------
 
+def simplification(state: JungleDarkState, player: int) -> float:
+    """(own pieces - enemy pieces) / all pieces: grows when the side ahead trades evenly."""
+    own, enemy = state.piece_counts() if player == 0 else state.piece_counts()[::-1]
+    return (own - enemy) / (own + enemy)
+
+
 def default_greedy(state: JungleDarkState, player: int) -> float:
-    """BoardLab's greedy: the seed's H with w_safety 1, plus 100 x the nearest-enemy term."""
+    """BoardLab's greedy: the seed's H with w_safety 1, plus 100 x the nearest-enemy term and
+    3000 x the simplification term."""
     return (greedy_heuristic(state, player, DEFAULT_GREEDY_SAFETY_WEIGHT)
-            + HUNT_WEIGHT * hunt(state, player))
+            + HUNT_WEIGHT * hunt(state, player)
+            + GREEDY_SIMPLIFY_WEIGHT * simplification(state, player))
 
 
 def default_minimax(state: JungleDarkState, player: int) -> float:
-    """BoardLab's minimax leaf value: the seed's evaluation (w = 100) + 100 x nearest-enemy."""
-    return minimax_evaluation(state, player) + HUNT_WEIGHT * hunt(state, player)
+    """BoardLab's minimax leaf value: the seed's evaluation (w = 100) with the simplification
+    term, + 100 x nearest-enemy."""
+    return (minimax_evaluation(state, player, simplify_weight=SIMPLIFY_WEIGHT)
+            + HUNT_WEIGHT * hunt(state, player))
 
 
 def seed_greedy(state: JungleDarkState, player: int) -> float:

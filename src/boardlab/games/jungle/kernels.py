@@ -30,11 +30,11 @@ NO_LIMIT = np.iinfo(np.int64).max // 2
 """`max_nodes` meaning "never stop early"."""
 _INF = np.inf
 EVALUATION_WEIGHTS = {
-    "minimax": (100.0, heuristics.HUNT_WEIGHT),
-    "seed-minimax": (100.0, 0.0),
-    "seed-minimax-boxed": (1.0, 0.0),
+    "minimax": (100.0, heuristics.HUNT_WEIGHT, heuristics.SIMPLIFY_WEIGHT),
+    "seed-minimax": (100.0, 0.0, 0.0),
+    "seed-minimax-boxed": (1.0, 0.0, 0.0),
 }
-"""(piece_count_weight, hunt_weight) of the game's evaluators that `evaluate` computes, by
+"""(piece_count_weight, hunt_weight, simplify_weight) of the game's evaluators that `evaluate` computes, by
 name; the greedy ones it does not."""
 ONGOING, DRAW = -2, -1
 """`end_of_turn_status` results besides a winner 0 or 1 (dark.JungleDarkState.winner's -1 is a
@@ -187,25 +187,28 @@ def _odds_against_hidden(hidden_mask, strength):
 
 
 @njit(cache=True)
-def evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight):
-    """heuristics.minimax_evaluation(state, player, piece_count_weight)
+def evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, simplify_weight=0.0):
+    """heuristics.minimax_evaluation(state, player, piece_count_weight, simplify_weight)
     + hunt_weight * heuristics.hunt(state, player); `enemy_hidden` = state.hidden[1 - player]."""
     return _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight,
-                     np.empty(2 * SQUARES, dtype=np.int64))
+                     simplify_weight, np.empty(2 * SQUARES, dtype=np.int64))
 
 
 @njit(cache=True)
-def _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, squares):
+def _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, simplify_weight,
+              squares):
     """`evaluate` with scratch room (`squares`, >= 32 ints) for the lists of own face-up and
     enemy squares. The same sums in the same order as the Python code, so the floats agree
     bit for bit."""
     sign = 1 if player == 0 else -1
     count = strength_sum = information = tactics = 0
-    own = enemies = 0  # own face-up squares go to squares[0:16], enemy ones to [16:32]
+    own = enemies = own_pieces = 0  # own face-up squares go to squares[0:16], enemy ones to [16:32]
     for sq in range(SQUARES):
         cell = board[sq] * sign
         if cell == 0:
             continue
+        if cell > 0:
+            own_pieces += 1
         if cell < 0:
             count -= 1
             squares[16 + enemies] = sq
@@ -233,6 +236,8 @@ def _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, squa
                 elif CAPTURES[enemy, cell]:
                     tactics -= 15
     value = piece_count_weight * count + 10 * strength_sum + information + tactics
+    if simplify_weight != 0.0:  # heuristics.minimax_evaluation's trade-when-ahead term
+        value = value + simplify_weight * count / (own_pieces + enemies)
     if hunt_weight == 0.0 or enemies == 0:  # heuristics.hunt is then 0
         return value
     # heuristics.hunt: each own face-up piece and its nearest enemy (the first in square order
@@ -351,7 +356,7 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
             return 0.0
         return WIN_VALUE - plies if status == me else -(WIN_VALUE - plies)
     if depth <= 0:
-        return _evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1],
+        return _evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1], weights[2],
                          buffer[0])
     actions = buffer[depth]
     n = _ordered_actions(board, player, actions, killers[depth, 0], killers[depth, 1])
@@ -393,7 +398,7 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
 @njit(cache=True)
 def search_root(board, hidden0, hidden1, player, no_capture, plies, no_capture_limit,
                 reveal_is_progress, root_actions, depth, me, piece_count_weight, hunt_weight,
-                max_nodes):
+                max_nodes, simplify_weight=0.0):
     """MinimaxAgent._root with tt=False over `root_actions` in the given order: each action's
     value is searched with window (best so far, +inf) and the first strictly better is kept.
     Returns (best_index, best_value, nodes, completed); completed is False when the search
@@ -401,7 +406,7 @@ def search_root(board, hidden0, hidden1, player, no_capture, plies, no_capture_l
     work = board.astype(np.int8)
     ctx = np.array([me, no_capture_limit, 1 if reveal_is_progress else 0, max_nodes],
                    dtype=np.int64)
-    weights = np.array([piece_count_weight, hunt_weight], dtype=np.float64)
+    weights = np.array([piece_count_weight, hunt_weight, simplify_weight], dtype=np.float64)
     buffer = np.zeros((depth + 1, NUM_ACTIONS), dtype=np.int64)
     killers = np.full((depth + 1, 2), -1, dtype=np.int64)
     counter = np.zeros(2, dtype=np.int64)
@@ -433,7 +438,8 @@ def search_root(board, hidden0, hidden1, player, no_capture, plies, no_capture_l
 
 def compiled_search(state: JungleDarkState, depth: int, me: int, piece_count_weight: float,
                     hunt_weight: float, root_actions: list[int],
-                    max_nodes: int | None = None) -> tuple[int, float, int, bool]:
+                    max_nodes: int | None = None,
+                    simplify_weight: float = 0.0) -> tuple[int, float, int, bool]:
     """`MinimaxAgent._root(state, root_actions, depth, root_actions[0])` with tt=False and the
     leaf evaluation minimax_evaluation(w) + hunt_weight x hunt, compiled.
 
@@ -453,5 +459,6 @@ def compiled_search(state: JungleDarkState, depth: int, me: int, piece_count_wei
         np.asarray(state.board, dtype=np.int8), state.hidden[0], state.hidden[1], state.player,
         state.no_capture, state.plies, settings.no_capture_limit, settings.reveal_is_progress,
         np.asarray(root_actions, dtype=np.int64), depth, me, float(piece_count_weight),
-        float(hunt_weight), NO_LIMIT if max_nodes is None else int(max_nodes))
+        float(hunt_weight), NO_LIMIT if max_nodes is None else int(max_nodes),
+        float(simplify_weight))
     return int(root_actions[index]), float(value), int(nodes), bool(completed)

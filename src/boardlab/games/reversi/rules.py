@@ -63,6 +63,17 @@ class ReversiGame(Game):
         return {"greedy": positional_value, "minimax": positional_value,
                 "discs": disc_difference}
 
+    def random_playout_kernel(self, state: "ReversiState", seed: int) -> list[float]:
+        """Returns of one uniformly random game from `state`, played in one numba call
+        (MCTS rollouts; kernels.py is checked move by move against this State)."""
+        from .kernels import random_playout
+
+        if state.is_terminal():
+            return state.returns()
+        difference = random_playout(state.black, state.white, state.player, seed)
+        return [0.0, 0.0] if difference == 0 else (
+            [1.0, -1.0] if difference > 0 else [-1.0, 1.0])
+
 
 class ReversiState(State):
     __slots__ = ("game", "black", "white", "player", "plies", "_moves", "_over")
