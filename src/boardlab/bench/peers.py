@@ -105,7 +105,7 @@ def _openspiel_perft(name: str, game_name: str, quick: bool) -> Job:
 
         def perft(state: Any, depth: int) -> int:
             if state.is_terminal():
-                return 1
+                return 0  # a game over before the last level adds nothing, as cli.perft
             if depth == 1:
                 return len(state.legal_actions())
             return sum(perft(state.child(a), depth - 1) for a in state.legal_actions())
@@ -189,7 +189,7 @@ def _pyffish_jobs(name: str, variant: str, game: Game, quick: bool) -> list[Job]
         def count(moves: list[str], depth: int) -> int:
             legal = sf.legal_moves(variant, start, moves)
             if not legal:
-                return 1  # a finished game is a leaf, as in boardlab.cli.perft
+                return 0  # a game over before the last level adds nothing, as cli.perft
             if depth == 1:
                 return len(legal)
             return sum(count(moves + [m], depth - 1) for m in legal)

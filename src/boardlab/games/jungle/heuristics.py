@@ -128,12 +128,15 @@ def _odds_against_hidden(hidden_mask: int, strength: int) -> tuple[float, float]
             sum(CAPTURES[k][strength] for k in pool) / len(pool))
 
 
-def nearest_enemy_terms(state: JungleDarkState, player: int) -> tuple[float, float]:
+def nearest_enemy_terms(state: JungleDarkState, player: int,
+                        trade_when_ahead: bool = False) -> tuple[float, float]:
     """Seed 000's positional terms (its Q-learning reward R_Pos): for each of `player`'s
     face-up pieces i and the nearest enemy piece (Manhattan distance d),
     Opp(i) = 3 / (1 + d) if i can capture it, Threat(i) = -4 / (1 + d) if it can capture i.
     A face-down enemy counts with the probability that its hidden strength is one i can
-    capture (or one that captures i). Returns (sum of Opp, sum of Threat <= 0)."""
+    capture (or one that captures i). With `trade_when_ahead`, a side with more pieces counts
+    an equal enemy as one to take (an even trade brings it closer to the win).
+    Returns (sum of Opp, sum of Threat <= 0)."""
     board = state.board
     sign = 1 if player == 0 else -1
     own, enemies = [], []
@@ -146,6 +149,8 @@ def nearest_enemy_terms(state: JungleDarkState, player: int) -> tuple[float, flo
     if not enemies:
         return 0.0, 0.0
     enemy_hidden = state.hidden[1 - player]
+    own_pieces = len(own) + sum(1 for cell in board if cell * sign == HIDDEN)
+    trade = trade_when_ahead and own_pieces > len(enemies)
     opp = threat = 0.0
     for sq, strength in own:
         row_distance = DISTANCE[sq]
@@ -157,15 +162,16 @@ def nearest_enemy_terms(state: JungleDarkState, player: int) -> tuple[float, flo
         if enemy == HIDDEN:
             win, lose = _odds_against_hidden(enemy_hidden, strength)
         else:
-            win, lose = float(CAPTURES[strength][enemy]), float(CAPTURES[enemy][strength])
+            win = float(CAPTURES[strength][enemy] or (trade and strength == enemy))
+            lose = float(CAPTURES[enemy][strength])
         opp += win * 3.0 / (1 + distance)
         threat -= lose * 4.0 / (1 + distance)
     return opp, threat
 
 
-def hunt(state: JungleDarkState, player: int) -> float:
+def hunt(state: JungleDarkState, player: int, trade_when_ahead: bool = False) -> float:
     """Opp + Threat: drawn towards enemies a piece can take, away from those that take it."""
-    opp, threat = nearest_enemy_terms(state, player)
+    opp, threat = nearest_enemy_terms(state, player, trade_when_ahead)
     return opp + threat
 
 
@@ -181,7 +187,7 @@ def default_greedy(state: JungleDarkState, player: int) -> float:
     """BoardLab's greedy: the seed's H with w_safety 1, plus 100 x the nearest-enemy term and
     3000 x the simplification term."""
     return (greedy_heuristic(state, player, DEFAULT_GREEDY_SAFETY_WEIGHT)
-            + HUNT_WEIGHT * hunt(state, player)
+            + HUNT_WEIGHT * hunt(state, player, trade_when_ahead=True)
             + GREEDY_SIMPLIFY_WEIGHT * simplification(state, player))
 
 
@@ -189,7 +195,7 @@ def default_minimax(state: JungleDarkState, player: int) -> float:
     """BoardLab's minimax leaf value: the seed's evaluation (w = 100) with the simplification
     term, + 100 x nearest-enemy."""
     return (minimax_evaluation(state, player, simplify_weight=SIMPLIFY_WEIGHT)
-            + HUNT_WEIGHT * hunt(state, player))
+            + HUNT_WEIGHT * hunt(state, player, trade_when_ahead=True))
 
 
 def seed_greedy(state: JungleDarkState, player: int) -> float:

@@ -242,6 +242,9 @@ def _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, simp
         return value
     # heuristics.hunt: each own face-up piece and its nearest enemy (the first in square order
     # at the least Manhattan distance d): 3 / (1 + d) if it can take it, -4 / (1 + d) if taken.
+    # The defaults' trade-when-ahead (heuristics.hunt(trade_when_ahead=True)) goes with a
+    # non-zero simplify weight: ahead in pieces, an equal enemy is one to take.
+    trade = simplify_weight != 0.0 and own_pieces > enemies
     opp = threat = 0.0
     for i in range(own):
         sq = squares[i]
@@ -256,7 +259,7 @@ def _evaluate(board, player, enemy_hidden, piece_count_weight, hunt_weight, simp
         if enemy == HIDDEN:
             win, lose = _odds_against_hidden(enemy_hidden, strength)
         else:
-            win = 1.0 if CAPTURES[strength, enemy] else 0.0
+            win = 1.0 if CAPTURES[strength, enemy] or (trade and strength == enemy) else 0.0
             lose = 1.0 if CAPTURES[enemy, strength] else 0.0
         opp += win * 3.0 / (1 + distance)
         threat -= lose * 4.0 / (1 + distance)
