@@ -310,7 +310,62 @@ def window_potential(state: SequenceState, player: int) -> float:
 
 _EXP = tuple(math.exp(k) for k in range(6))
 
-EVALUATORS = {
+WEIGHT_SEPARATOR = "/"
+"""`greedy/place_bias=0.3/scale=12` names the seed evaluator with those weights changed, so an
+agent spec carries the weights (`greedy:eval=greedy/place_bias=0.3`) and a tuner can move
+them; "/" because spec strings already use ",", ":" and "="."""
+
+
+class SequenceEvaluators(dict):
+    """The named evaluators, plus `greedy/<weight>=<value>/...`: the seed evaluator with the
+    given SeedWeights fields (lower or upper case) changed. Built on demand and kept."""
+
+    def parameters(self, name: str) -> dict[str, float]:
+        """The tunable numbers of evaluator `name` with their default values."""
+        if name.partition(WEIGHT_SEPARATOR)[0] != "greedy":
+            return {}
+        return dict(vars(DEFAULT_WEIGHTS))
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        try:
+            self[name]
+        except KeyError:
+            return False
+        return True
+
+    def __missing__(self, name: object) -> Callable[[SequenceState, int], float]:
+        if not isinstance(name, str):
+            raise KeyError(name)
+        base, _, rest = name.partition(WEIGHT_SEPARATOR)
+        if base != "greedy" or not rest:
+            raise KeyError(name)
+        self[name] = evaluator = seed_evaluator(parse_weights(rest, name))
+        return evaluator
+
+
+def parse_weights(text: str, where: str) -> SeedWeights:
+    """`place_bias=0.3/scale=12` -> SeedWeights; ParseError naming `where` if malformed."""
+    from ...core.game import ParseError
+
+    fields = vars(DEFAULT_WEIGHTS)
+    values: dict[str, float] = {}
+    for item in text.split(WEIGHT_SEPARATOR):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq or key not in fields:
+            raise ParseError(f"evaluator {where!r}: {item!r} is not weight=value; the weights "
+                             f"are {', '.join(fields)}")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise ParseError(f"evaluator {where!r}: weight {key} {value!r} is not a number") \
+                from None
+    return SeedWeights(**values)
+
+
+EVALUATORS = SequenceEvaluators({
     "greedy": seed_evaluator(),
     "minimax": window_potential,
-}
+})
