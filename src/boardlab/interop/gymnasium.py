@@ -14,7 +14,6 @@ this is what Gymnasium's checker and unmasked learners need. `illegal_action="ra
 
 from __future__ import annotations
 
-import random
 from typing import Any, Literal
 
 import gymnasium as gym
