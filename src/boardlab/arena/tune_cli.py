@@ -50,7 +50,7 @@ def run_tune(args: argparse.Namespace) -> int:
         old, new = step.current[step.param], step.candidate[step.param]
         console.print(f"round {step.round}  {step.param} {old:g} -> {new:g}  "
                       f"score {step.score:.3f}  {mark}  [dim]{candidate}[/dim]",
-                      highlight=False)
+                      highlight=False, soft_wrap=True)
 
     result = tune(args.game, args.agent, params, rounds=args.rounds, games=args.games,
                   step=args.step, seed=args.seed, db_path=args.db, workers=args.workers,
