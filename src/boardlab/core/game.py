@@ -205,6 +205,20 @@ class State:
     def __str__(self) -> str:
         raise NotImplementedError
 
+    # --- pictures --------------------------------------------------------------------------
+    def svg(self, last_action: int | None = None, highlights=(), viewer: int | None = None) -> str:
+        """The position as SVG, drawn by `boardlab.render` (legal-move and last-move marks).
+
+        Imported here lazily: drawing is a face of its own, found by game name, so core
+        depends on no renderer and a game without one is drawn as its text."""
+        from ..render import svg
+
+        return svg(self, last_action, highlights, viewer=viewer)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a state as its picture."""
+        return self.svg()
+
 
 def check_action(state: State, action: int) -> None:
     """Raise IllegalActionError with the position unless `action` is legal in `state`."""

@@ -1,0 +1,28 @@
+"""Every game's state draws itself as SVG (`state.svg()`, Jupyter's `_repr_svg_`)."""
+
+import random
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+
+from boardlab import CHANCE, make_game
+from test_all_games import loadable_games
+
+
+@pytest.mark.parametrize("name", loadable_games())
+def test_states_draw_as_well_formed_svg_with_and_without_the_last_move(name):
+    game = make_game(name)
+    state = game.initial_state(seed=3)
+    rng = random.Random(3)
+    last = None
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        if state.current_player() != CHANCE:
+            last = action
+        state.apply(action)
+    plain = state.svg()
+    marked = state.svg(last_action=last)
+    for picture in (plain, marked, state._repr_svg_()):
+        assert ElementTree.fromstring(picture).tag.endswith("svg")
