@@ -89,3 +89,21 @@ def test_arena_writes_json_and_a_killed_run_resumes_without_loss_or_duplicates(t
         assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == pair["games"]
         assert pair["a_score"] == pytest.approx((pair["a_wins"] + pair["draws"] / 2) / 12, abs=1e-3)
     assert {r["agent"] for r in data["ratings"]} == {"random", "greedy", "minimax:depth=1"}
+
+
+def test_new_agent_writes_a_working_agent_that_enters_the_arena(tmp_path):
+    bot = tmp_path / "mybot.py"
+    result = run("new-agent", "MyBot", "--out", str(bot))
+    assert result.returncode == 0 and bot.exists(), result.stderr
+    again = run("new-agent", "MyBot", "--out", str(bot))
+    assert again.returncode == 2 and "exists" in again.stderr
+    arena = run("arena", "jungle", f"{bot}:MyBot:captures_first=false", "random", "--games",
+                "2", "--db", str(tmp_path / "r.sqlite"), "--no-progress")
+    assert arena.returncode == 0, arena.stderr
+    assert "MyBot" in arena.stdout
+
+
+def test_the_shipped_example_agent_plays():
+    result = run("play", "jungle", "examples/mybot.py:MyBot", "random", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "result:" in result.stdout

@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--moves", default="", help='moves in notation from the start, "M1 M2"')
     perft.set_defaults(run=cmd_perft)
 
+    new_agent = commands.add_parser("new-agent", help="write a starting agent file to edit")
+    new_agent.add_argument("name", help="class name, e.g. MyBot")
+    new_agent.add_argument("--out", default=None, help="file to write (default: NAME lower.py)")
+    new_agent.add_argument("--force", action="store_true", help="overwrite an existing file")
+    new_agent.set_defaults(run=cmd_new_agent)
+
     # Faces that live in their own packages add their own subcommands.
     from .bench.cli import add_bench_parser
     from .interop.cli import add_uci_parser
@@ -197,6 +203,19 @@ def cmd_perft(args: argparse.Namespace) -> int:
         count = perft(state, depth)
         seconds = time.perf_counter() - started
         print(f"depth {depth}: {count} ({seconds:.2f}s)")
+    return 0
+
+
+def cmd_new_agent(args: argparse.Namespace) -> int:
+    from .agents.template import agent_file
+
+    if not args.name.isidentifier() or not args.name[0].isupper():
+        raise BoardLabError(f"new-agent: {args.name!r} is not a class name (e.g. MyBot)")
+    path = Path(args.out or f"{args.name.lower()}.py")
+    if path.exists() and not args.force:
+        raise BoardLabError(f"new-agent: {path} exists; choose --out or add --force")
+    path.write_text(agent_file(args.name, str(path)))
+    print(f"wrote {path}; try: boardlab arena jungle {path}:{args.name} random greedy --games 20")
     return 0
 
 
