@@ -98,9 +98,11 @@ def test_new_agent_writes_a_working_agent_that_enters_the_arena(tmp_path):
     again = run("new-agent", "MyBot", "--out", str(bot))
     assert again.returncode == 2 and "exists" in again.stderr
     arena = run("arena", "jungle", f"{bot}:MyBot:captures_first=false", "random", "--games",
-                "2", "--db", str(tmp_path / "r.sqlite"), "--no-progress")
+                "2", "--db", str(tmp_path / "r.sqlite"), "--no-progress", "--json",
+                str(tmp_path / "out.json"))
     assert arena.returncode == 0, arena.stderr
-    assert "MyBot" in arena.stdout
+    ratings = json.loads((tmp_path / "out.json").read_text())["ratings"]
+    assert f"{bot}:MyBot:captures_first=false" in {r["agent"] for r in ratings}
 
 
 def test_the_shipped_example_agent_plays():
