@@ -84,12 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
     new_agent.set_defaults(run=cmd_new_agent)
 
     # Faces that live in their own packages add their own subcommands.
+    from .arena.tune_cli import add_tune_parser
     from .bench.cli import add_bench_parser
     from .interop.cli import add_uci_parser
     from .learn.cli import add_train_parser
     from .web.cli import add_serve_parser
 
     add_train_parser(commands)
+    add_tune_parser(commands)
     add_bench_parser(commands)
     add_serve_parser(commands)
     add_uci_parser(commands)
