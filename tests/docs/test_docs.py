@@ -42,3 +42,15 @@ def test_site_builds_with_strict_mkdocs(tmp_path: Path) -> None:
         cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+BLOCK = re.compile(r"```(bash|python)\n(.*?)```", re.S)
+
+
+def test_every_tutorial_code_block_runs_in_order(tmp_path: Path) -> None:
+    blocks = BLOCK.findall((ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8"))
+    assert blocks, "docs/tutorial.md has no bash or python blocks"
+    for number, (language, code) in enumerate(blocks, 1):
+        command = ["bash", "-e", "-c", code] if language == "bash" else [sys.executable, "-c", code]
+        result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"tutorial block {number} failed:\n{code}\n{result.stderr}"
