@@ -16,28 +16,10 @@ from ..core.game import Game
 from .ours import MCTS_SIMULATIONS, MOVEGEN_POSITIONS, random_positions
 from .timing import Batch, Job, Skip, Tally
 
-MINICHESS_VARIANT = "i2pminichess"
-MINICHESS_CONFIG = """
-[i2pminichess:chess]
-maxRank = 6
-maxFile = e
-startFen = kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1
-king = -
-commoner = k
-castling = false
-doubleStep = false
-enPassantRegion = -
-promotionPieceTypes = q
-promotionRegionWhite = *6
-promotionRegionBlack = *1
-extinctionValue = loss
-extinctionPieceTypes = k
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 0
-"""
-"""MiniChess for Fairy-Stockfish, as DESIGN.md gives it (not `checking = false`: that would
-forbid giving check)."""
+from ..games.minichess.fairy_stockfish import (  # noqa: E402
+    FAIRY_STOCKFISH_CONFIG as MINICHESS_CONFIG,
+    FAIRY_STOCKFISH_VARIANT as MINICHESS_VARIANT,
+)
 
 OPENSPIEL_PERFT_DEPTH = {"reversi": (5, 6), "xiangqi": (2, 3)}
 PYFFISH_PERFT_DEPTH = {"xiangqi": (1, 2), "minichess": (2, 3)}

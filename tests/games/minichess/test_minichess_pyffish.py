@@ -5,28 +5,11 @@ import random
 import pytest
 
 from boardlab.games.minichess import MiniChessGame
+from boardlab.games.minichess.fairy_stockfish import FAIRY_STOCKFISH_CONFIG
 
 sf = pytest.importorskip("pyffish")
 
-CONFIG = """
-[i2pminichess:chess]
-maxRank = 6
-maxFile = e
-startFen = kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1
-king = -
-commoner = k
-castling = false
-doubleStep = false
-enPassantRegion = -
-promotionPieceTypes = q
-promotionRegionWhite = *6
-promotionRegionBlack = *1
-extinctionValue = loss
-extinctionPieceTypes = k
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 0
-"""
+CONFIG = FAIRY_STOCKFISH_CONFIG
 
 
 @pytest.fixture(scope="module")
