@@ -48,6 +48,8 @@ def test_random_games_keep_the_contract(name):
                 assert view.legal_actions() == actions
                 encoded = state.encode(player)
                 assert isinstance(encoded, np.ndarray) and np.isfinite(encoded).all()
+                # the PettingZoo wrapper promises observations in [0, 1]
+                assert encoded.min() >= 0.0 and encoded.max() <= 1.0, f"{name}: encoding range"
                 decisions += 1
                 try:
                     position = state.to_text()

@@ -161,3 +161,17 @@ def test_a_view_keeps_the_cards_an_opponent_drafted(game):
     for seed in range(10):
         view = state.view(0, random.Random(seed))
         assert "ks" in [CARD_NAMES[c] for c in view.hands[1]]
+
+
+def test_network_input_stays_in_unit_range_when_a_hand_holds_every_jack():
+    # Two decks hold four jacks of each kind; with six cards a hand (four players) can hold
+    # all four two-eyed jacks, which once encoded as 2.0 and broke PettingZoo's bounds check.
+    from boardlab.games.sequence.cards import CARD_IDS
+
+    state = make_game("sequence:num_players=4").initial_state(seed=1)
+    jacks = [CARD_IDS["jd"], CARD_IDS["jd"], CARD_IDS["jc"], CARD_IDS["jc"]]
+    state.hands[0][:4] = jacks
+    state.draft[:4] = [CARD_IDS["jh"], CARD_IDS["jh"], CARD_IDS["js"], CARD_IDS["js"]]
+    planes = state.encode(0)
+    assert planes.min() >= 0.0 and planes.max() <= 1.0
+    assert planes[9].max() == 1.0 and planes[12].max() == 1.0

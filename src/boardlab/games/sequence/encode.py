@@ -24,7 +24,7 @@ def network_input(state: SequenceState, player: int) -> np.ndarray:
     """Planes (18, 10, 10): 0-3 own chips, opponent chips, own sequence chips, opponent
     sequence chips; 4 corners; 5 empty; 6-8 per space, copies of its card in `player`'s hand,
     in the draft, in the discards (0-2, halved); 9-12 two-eyed and one-eyed jacks in hand and
-    in the draft (constant planes, halved); 13 draft step; 14 trade step; 15-16 own and
+    in the draft (constant planes, quartered); 13 draft step; 14 trade step; 15-16 own and
     opponent sequences (halved); 17 deck left (fraction). Other hands and the deck order are
     never used, so a view and the true state encode alike."""
     team = player % 2
@@ -42,10 +42,11 @@ def network_input(state: SequenceState, player: int) -> np.ndarray:
     planes[6] = hand_counts @ _SQUARE_OF_CARD / 2
     planes[7] = draft_counts @ _SQUARE_OF_CARD / 2
     planes[8] = _card_counts(state.discards) @ _SQUARE_OF_CARD / 2
-    planes[9] = sum(hand_counts[c] for c in TWO_EYED_JACKS) / 2
-    planes[10] = sum(hand_counts[c] for c in ONE_EYED_JACKS) / 2
-    planes[11] = sum(draft_counts[c] for c in TWO_EYED_JACKS) / 2
-    planes[12] = sum(draft_counts[c] for c in ONE_EYED_JACKS) / 2
+    # Two decks hold four jacks of each kind; a hand or the draft may hold all four.
+    planes[9] = sum(hand_counts[c] for c in TWO_EYED_JACKS) / 4
+    planes[10] = sum(hand_counts[c] for c in ONE_EYED_JACKS) / 4
+    planes[11] = sum(draft_counts[c] for c in TWO_EYED_JACKS) / 4
+    planes[12] = sum(draft_counts[c] for c in ONE_EYED_JACKS) / 4
     planes[13] = float(state.phase == DRAFT_PHASE)
     planes[14] = float(state.seat == player and state.in_trade_step())
     planes[15] = state.sequences[team] / 2
