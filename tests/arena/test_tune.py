@@ -7,7 +7,8 @@ import argparse
 import pytest
 
 from boardlab import make_agent, make_game
-from boardlab.arena.tune import AgentSpace, Param, hill_climb, parse_param, tune
+from boardlab.arena.tune import (AgentSpace, Param, hill_climb, parse_param, score_interval,
+                                 tune, validate)
 from boardlab.arena.tune_cli import add_tune_parser
 from boardlab.core.game import ParseError
 
@@ -39,6 +40,36 @@ def test_hill_climb_keeps_only_changes_scoring_more_than_half():
                       on_step=seen.append)
     assert best == {"x": 0.5}
     assert seen and not any(step.kept for step in seen)
+
+
+def test_a_margin_raises_the_score_a_change_must_reach():
+    # 0.55 wins the comparison, but at 100 games one standard error is 0.05: with a margin
+    # of 2 standard errors the change must score above 0.6
+    seen = []
+    best = hill_climb([Param("x", 0, 1)], {"x": 0.5}, lambda *_: 0.55, rounds=1, step=0.2,
+                      on_step=seen.append, threshold=0.5 + 2 * 0.5 / 100 ** 0.5)
+    assert best == {"x": 0.5} and len(seen) == 2 and not any(step.kept for step in seen)
+    assert hill_climb([Param("x", 0, 1)], {"x": 0.5}, lambda *_: 0.55, rounds=1,
+                      step=0.2) == {"x": 0.7}
+
+
+def test_score_interval_is_the_mean_with_a_normal_95_percent_interval():
+    score, low, high = score_interval(60, 0, 40)
+    # sample standard deviation of sixty 1s and forty 0s is sqrt(0.24 * 100 / 99)
+    half = 1.959964 * (0.24 * 100 / 99 / 100) ** 0.5
+    assert score == 0.6 and low == pytest.approx(0.6 - half) and high == pytest.approx(0.6 + half)
+    assert score_interval(10, 0, 0) == (1.0, 1.0, 1.0)  # no variance: no doubt
+    with pytest.raises(ParseError, match="two games"):
+        score_interval(1, 0, 0)
+
+
+def test_validate_plays_fresh_seeds_and_reports_the_interval(tmp_path):
+    check = validate("sequence", "greedy", "random", 6, db_path=str(tmp_path / "v.sqlite"))
+    assert (check.games, check.wins + check.draws + check.losses) == (6, 6)
+    assert check.low <= check.score <= check.high
+    assert check.score == (check.wins + check.draws / 2) / 6
+    with pytest.raises(ParseError, match="nothing to validate"):
+        validate("sequence", "greedy", "greedy", 6, db_path=str(tmp_path / "v.sqlite"))
 
 
 def test_integer_parameter_moves_in_whole_steps_within_range():
@@ -90,12 +121,13 @@ def test_tune_command_prints_a_spec_that_rebuilds_the_tuned_agent(tmp_path, caps
     db = tmp_path / "tune.sqlite"
     argv = ["tune", "sequence", "greedy", "--param", "PLACE_BIAS=-1:1", "--param",
             "scale=0:20", "--rounds", "1", "--games", "2", "--step", "0.25", "--db", str(db),
-            "--out", str(out)]
+            "--out", str(out), "--validate", "4"]
     args = _parser().parse_args(argv)
     assert args.run(args) == 0
     printed = capsys.readouterr().out
     best = out.read_text().strip()
     assert f"best:  {best}" in printed and "round 1  place_bias 0.2 -> 0.7" in printed
+    assert "validate: best vs start over 4 games" in printed or "nothing kept" in printed
     agent = make_agent(best, make_game("sequence"))
     assert agent.eval_name.startswith("greedy")
     # run again: every game is in the store, so the same climb ends at the same spec

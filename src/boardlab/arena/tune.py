@@ -9,8 +9,12 @@ ordinary agent spec that `make_agent` rebuilds.
 
 The climb: for each round, for each parameter in the order given, try the value one step up,
 then one step down (clipped to the range); play the changed agent against the current one
-(`score`, seats alternating) and keep the change if it scores more than 0.5. A round in which
-nothing was kept halves the step. Every choice is a function of the seed, so a climb whose
+(`score`, seats alternating) and keep the change if it scores more than the threshold. The
+seed keeps any change that wins (threshold 0.5); with few games per comparison that keeps a
+change that is no better half the time, so `tune` raises the threshold by `margin` standard
+errors of the score (0.5/sqrt(games), the largest a game scored 1, 1/2 or 0 can have). A
+round in which nothing was kept halves the step. `validate` then plays the best agent against
+the start on fresh seeds and reports the score with its 95% interval. Every choice is a function of the seed, so a climb whose
 games are stored (`run_tournament` with a database) replays them from the store when run
 again and continues where it stopped.
 """
@@ -76,10 +80,11 @@ def parse_param(text: str) -> Param:
 
 def hill_climb(params: Sequence[Param], start: Values, score: Callable[[Values, Values, int,
                int], float], rounds: int = 3, step: float = 0.1,
-               on_step: Callable[[Step], None] | None = None) -> Values:
+               on_step: Callable[[Step], None] | None = None,
+               threshold: float = 0.5) -> Values:
     """Climb from `start`; `score(candidate, current, round, index)` is the candidate's score
-    against the current values (> 0.5 keeps it); `index` numbers the comparisons of a round.
-    `step` is a fraction of each range; an integer parameter moves by at least 1."""
+    against the current values (> `threshold` keeps it); `index` numbers the comparisons of a
+    round. `step` is a fraction of each range; an integer parameter moves by at least 1."""
     if rounds < 0:
         raise ParseError(f"rounds must not be negative, got {rounds}")
     if not 0 < step <= 1:
@@ -97,7 +102,7 @@ def hill_climb(params: Sequence[Param], start: Values, score: Callable[[Values, 
                     continue
                 value = score(candidate, current, round_, index)
                 index += 1
-                kept = value > 0.5
+                kept = value > threshold
                 if on_step is not None:
                     on_step(Step(round_, param.name, dict(current), candidate, value, kept))
                 if kept:
@@ -212,9 +217,11 @@ class TuneResult:
 
 def tune(game_spec: str, agent_spec: str, params: Sequence[Param], rounds: int = 3,
          games: int = 20, step: float = 0.1, seed: int = 0, db_path: str = "tune.sqlite",
-         workers: int = 1, on_step: Callable[[Step, str, str], None] | None = None) -> TuneResult:
+         workers: int = 1, on_step: Callable[[Step, str, str], None] | None = None,
+         margin: float = 0.0) -> TuneResult:
     """Hill-climb `params` of `agent_spec` on `game_spec`, each comparison `games` games
-    (seats alternating) stored in `db_path`, so a rerun with the same arguments resumes."""
+    (seats alternating) stored in `db_path`, so a rerun with the same arguments resumes. A
+    change is kept when it scores above 0.5 + margin * 0.5 / sqrt(games)."""
     from ..core.match import derive_seed
     from ..core.registry import make_game
     from .tournament import run_tournament
@@ -225,6 +232,8 @@ def tune(game_spec: str, agent_spec: str, params: Sequence[Param], rounds: int =
         raise ParseError("a --param is given twice")
     if not isinstance(games, int) or games < 1:
         raise ParseError(f"games per comparison must be a positive whole number, got {games!r}")
+    if not margin >= 0:
+        raise ParseError(f"margin must be a non-negative number of standard errors, got {margin!r}")
     game = make_game(game_spec)
     space = AgentSpace(game, agent_spec, params)
     steps: list[Step] = []
@@ -241,5 +250,52 @@ def tune(game_spec: str, agent_spec: str, params: Sequence[Param], rounds: int =
         if on_step is not None:
             on_step(found, space.spec(found.candidate), space.spec(found.current))
 
-    best = hill_climb(space.params, space.start, score, rounds, step, record)
+    threshold = 0.5 + margin * 0.5 / math.sqrt(games)
+    best = hill_climb(space.params, space.start, score, rounds, step, record, threshold)
     return TuneResult(space.spec(space.start), space.spec(best), best, steps)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """`first` against `second` over `games` games: the score (draws half) and its 95% interval
+    (normal approximation with the games' sample variance)."""
+
+    first: str
+    second: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    low: float
+    high: float
+
+    @property
+    def significant(self) -> bool:
+        """The interval lies wholly above or below 0.5."""
+        return self.low > 0.5 or self.high < 0.5
+
+
+def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
+    """(score, low, high): the mean of per-game scores 1, 1/2, 0 and its 95% interval."""
+    n = wins + draws + losses
+    if n < 2:
+        raise ParseError(f"an interval needs at least two games, got {n}")
+    mean = (wins + draws / 2) / n
+    variance = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / (n - 1)
+    half = 1.959964 * math.sqrt(variance / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def validate(game_spec: str, first: str, second: str, games: int, seed: int = 0,
+             db_path: str = "tune.sqlite", workers: int = 1) -> Validation:
+    """Play `first` against `second` (seats alternating) on seeds the climb never used."""
+    from ..core.match import derive_seed
+    from .tournament import run_tournament
+
+    if first == second:
+        raise ParseError(f"nothing to validate: the best agent is the start ({first})")
+    result = run_tournament(game_spec, [first, second], games, db_path,
+                            seed=derive_seed(seed, "validate"), workers=workers, progress=False)
+    n, wins, draws, losses = result.pair(first, second)
+    return Validation(first, second, n, wins, draws, losses, *score_interval(wins, draws, losses))

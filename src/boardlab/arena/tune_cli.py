@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .tune import Step, parse_param, tune
+from .tune import Step, parse_param, tune, validate
 
 
 def add_tune_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -18,8 +18,9 @@ def add_tune_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "tune", help="hill climbing (seed 002) of an agent's numeric parameters",
         description="Change one parameter at a time, play the changed agent against the current "
-                    "one (seats alternating) and keep the change if it scores more than 0.5. "
-                    "Games are stored in --db, so the same command run again resumes.")
+                    "one (seats alternating) and keep the change if it scores more than 0.5 "
+                    "(plus --margin standard errors). Games are stored in --db, so the same "
+                    "command run again resumes.")
     parser.add_argument("game", help="game spec, e.g. sequence")
     parser.add_argument("agent", help="agent spec to start from, e.g. minimax:depth=2 or greedy")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=LOW:HIGH",
@@ -31,6 +32,12 @@ def add_tune_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--step", type=float, default=0.1,
                         help="first step as a fraction of each range (halved after a round "
                              "that kept nothing)")
+    parser.add_argument("--margin", type=float, default=0.0, metavar="Z",
+                        help="keep a change only if it scores above 0.5 by Z standard errors "
+                             "(0.5/sqrt(games)); 0 is the seed's rule (default 0)")
+    parser.add_argument("--validate", type=int, default=0, metavar="N",
+                        help="finally play the best against the start N games on fresh seeds "
+                             "and print the score with its 95%% interval")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--db", default="tune.sqlite", help="results database (resumable)")
@@ -54,9 +61,20 @@ def run_tune(args: argparse.Namespace) -> int:
 
     result = tune(args.game, args.agent, params, rounds=args.rounds, games=args.games,
                   step=args.step, seed=args.seed, db_path=args.db, workers=args.workers,
-                  on_step=show)
+                  on_step=show, margin=args.margin)
     console.print(f"start: {result.start}", highlight=False, soft_wrap=True)
     console.print(f"best:  [bold]{result.best}[/bold]", highlight=False, soft_wrap=True)
     if args.out:
         Path(args.out).write_text(result.best + "\n")
+    if args.validate:
+        if result.best == result.start:
+            console.print("validate: nothing kept, the best is the start", highlight=False)
+            return 0
+        check = validate(args.game, result.best, result.start, args.validate, seed=args.seed,
+                         db_path=args.db, workers=args.workers)
+        verdict = ("better" if check.low > 0.5 else "worse" if check.high < 0.5
+                   else "not distinguishable")
+        console.print(f"validate: best vs start over {check.games} games: {check.wins}-"
+                      f"{check.draws}-{check.losses}, score {check.score:.3f}, 95% interval "
+                      f"[{check.low:.3f}, {check.high:.3f}]: {verdict}", highlight=False)
     return 0
