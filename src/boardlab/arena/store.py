@@ -24,8 +24,9 @@ from typing import Any, Iterable, Iterator, NamedTuple
 from ..core.game import BoardLabError
 from ..core.match import GameRecord
 
-SCHEMA_VERSION = 1
-"""Raise when the layout of `games` changes; older files are refused with a sentence."""
+SCHEMA_VERSION = 2
+"""Raise when the layout changes. Version 1 files (no `tournaments` table, no `git_commit`
+column) are upgraded in place when opened; newer ones are refused with a sentence."""
 
 BUSY_TIMEOUT_S = 60.0
 """How long a writer waits for another process's transaction before giving up."""
@@ -58,13 +59,33 @@ CREATE TABLE games (
     move_seconds TEXT NOT NULL,      -- JSON list of thinking times of player decisions
     plies INTEGER NOT NULL,
     boardlab_version TEXT NOT NULL,
-    finished_at TEXT NOT NULL        -- ISO 8601, UTC
+    finished_at TEXT NOT NULL,       -- ISO 8601, UTC
+    git_commit TEXT                  -- commit of the BoardLab checkout that played it, if any
 );
 -- NULL time limits must collide too, hence the IFNULL in the key.
 CREATE UNIQUE INDEX games_key ON games (
     game, seat0, seat1, pair_a, pair_b, game_index, base_seed, IFNULL(time_per_move, -1.0)
 );
 CREATE INDEX games_by_game ON games (game, base_seed);
+"""
+
+# Version 2: what each tournament asked for, so `boardlab arena --resume DB` can finish it and
+# `boardlab report DB` can show it with its agents in their order.
+_TOURNAMENTS_SCHEMA = """
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,              -- canonical game spec
+    agents TEXT NOT NULL,            -- JSON list of agent specs, in the tournament's order
+    games_per_pair INTEGER NOT NULL,
+    base_seed INTEGER NOT NULL,
+    time_per_move REAL,              -- seconds, NULL for no limit
+    memory_mb INTEGER,               -- address space a worker may add, NULL for no limit
+    started_at TEXT NOT NULL,        -- ISO 8601, UTC: first run
+    updated_at TEXT NOT NULL         -- last run
+);
+CREATE UNIQUE INDEX tournaments_key ON tournaments (
+    game, agents, games_per_pair, base_seed, IFNULL(time_per_move, -1.0)
+);
 """
 
 
@@ -89,6 +110,9 @@ class GameRow:
     record: GameRecord
     boardlab_version: str
     finished_at: str
+    git_commit: str | None = None
+    """The commit of the BoardLab checkout that played it (`+dirty` if it had changes), or
+    None where BoardLab was not run from a git checkout."""
 
     @property
     def seat_of_a(self) -> int:
@@ -100,6 +124,47 @@ class GameRow:
         mine = self.record.returns[self.seat_of_a]
         theirs = self.record.returns[1 - self.seat_of_a]
         return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+
+
+class TournamentEntry(NamedTuple):
+    """What a tournament asked for, as stored in its `tournaments` row."""
+
+    game: str
+    agents: tuple[str, ...]
+    games_per_pair: int
+    base_seed: int
+    time_per_move: float | None
+    memory_mb: int | None = None
+    started_at: str = ""
+    updated_at: str = ""
+
+
+_GIT_COMMIT: list[str | None] = []
+
+
+def git_commit() -> str | None:
+    """The commit of the git checkout BoardLab runs from, `+dirty` when its package files
+    have changes, or None (an installed wheel, or no git). Asked once per process."""
+    if not _GIT_COMMIT:
+        _GIT_COMMIT.append(_ask_git())
+    return _GIT_COMMIT[0]
+
+
+def _ask_git() -> str | None:
+    import subprocess
+
+    package = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=package, capture_output=True,
+                              text=True, timeout=10)
+        if head.returncode != 0:
+            return None
+        changes = subprocess.run(["git", "status", "--porcelain", "--", "."], cwd=package,
+                                 capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    dirty = "+dirty" if changes.returncode == 0 and changes.stdout.strip() else ""
+    return head.stdout.strip() + dirty
 
 
 def _boardlab_version() -> str:
@@ -177,12 +242,28 @@ class ResultStore:
                                 f"database (its tables: {shown})")
         row = self._conn.execute("SELECT max(version) FROM boardlab_schema").fetchone()
         version = row[0] if row else None
-        if version != SCHEMA_VERSION:
+        if version == 1:
+            self._upgrade_from_1()
+        elif version != SCHEMA_VERSION:
             raise BoardLabError(f"{self.path} has results schema version {version}; this "
                                 f"BoardLab ({_boardlab_version()}) reads version "
                                 f"{SCHEMA_VERSION}")
         # Touch every page of the table so a damaged file fails now, not mid-tournament.
         self._conn.execute("SELECT count(*), sum(length(actions)) FROM games").fetchone()
+
+    def _upgrade_from_1(self) -> None:
+        """Version 1 -> 2: add the tournaments table and the games' git_commit column; the
+        games already stored keep their rows (their commit reads as unknown)."""
+        with self._transaction():
+            version = self._conn.execute("SELECT max(version) FROM boardlab_schema").fetchone()
+            if version[0] != 1:  # another process upgraded it while we waited for the lock
+                return
+            self._conn.execute("ALTER TABLE games ADD COLUMN git_commit TEXT")
+            for statement in _TOURNAMENTS_SCHEMA.split(";"):
+                if statement.strip():
+                    self._conn.execute(statement)
+            self._conn.execute("INSERT INTO boardlab_schema VALUES (?, ?, ?)",
+                               (SCHEMA_VERSION, _now(), _boardlab_version()))
 
     def _create_schema(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
@@ -191,7 +272,7 @@ class ResultStore:
             exists = self._conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
                                         "AND name = 'boardlab_schema'").fetchone()
             if not exists:
-                for statement in _SCHEMA.split(";"):
+                for statement in (_SCHEMA + _TOURNAMENTS_SCHEMA).split(";"):
                     if statement.strip():
                         self._conn.execute(statement)
                 self._conn.execute("INSERT INTO boardlab_schema VALUES (?, ?, ?)",
@@ -210,13 +291,13 @@ class ResultStore:
         values = (*key, record.seed, json.dumps(record.agents), json.dumps(record.actions),
                   json.dumps(record.movers), json.dumps(record.returns), record.reason,
                   record.forfeit, json.dumps(record.move_seconds), record.plies,
-                  _boardlab_version(), _now())
+                  _boardlab_version(), _now(), git_commit())
         with self._transaction():
             cursor = self._conn.execute(
                 "INSERT OR IGNORE INTO games (game, seat0, seat1, pair_a, pair_b, game_index, "
                 "base_seed, time_per_move, seed, seats, actions, movers, returns, reason, "
-                "forfeit, move_seconds, plies, boardlab_version, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+                "forfeit, move_seconds, plies, boardlab_version, finished_at, git_commit) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
         return cursor.rowcount == 1
 
     def _transaction(self) -> "_Transaction":
@@ -253,7 +334,7 @@ class ResultStore:
         allowed = None if agents is None else set(agents)
         sql = ("SELECT game, seat0, seat1, pair_a, pair_b, game_index, base_seed, "
                "time_per_move, seed, actions, movers, returns, reason, forfeit, move_seconds, "
-               "plies, boardlab_version, finished_at FROM games")
+               "plies, boardlab_version, finished_at, git_commit FROM games")
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id"
@@ -271,7 +352,33 @@ class ResultStore:
                 movers=json.loads(row[10]) if with_moves else [],
                 returns=json.loads(row[11]), reason=row[12], forfeit=row[13],
                 move_seconds=json.loads(row[14]) if with_moves else [], plies=row[15])
-            yield GameRow(key, record, row[16], row[17])
+            yield GameRow(key, record, row[16], row[17], row[18])
+
+    # --- tournaments -----------------------------------------------------------------------
+    def add_tournament(self, entry: "TournamentEntry") -> None:
+        """Remember a tournament's parameters (once; a rerun only updates `updated_at` and
+        the memory limit it was run with)."""
+        values = (entry.game, json.dumps(list(entry.agents)), entry.games_per_pair,
+                  entry.base_seed, entry.time_per_move, entry.memory_mb)
+        now = _now()
+        with self._transaction():
+            cursor = self._conn.execute(
+                "UPDATE tournaments SET updated_at = ?, memory_mb = ? WHERE game = ? AND "
+                "agents = ? AND games_per_pair = ? AND base_seed = ? AND "
+                "IFNULL(time_per_move, -1.0) = IFNULL(?, -1.0)",
+                (now, entry.memory_mb, *values[:5]))
+            if cursor.rowcount == 0:
+                self._conn.execute(
+                    "INSERT INTO tournaments (game, agents, games_per_pair, base_seed, "
+                    "time_per_move, memory_mb, started_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (*values, now, now))
+
+    def tournaments(self) -> list["TournamentEntry"]:
+        """The tournaments run on this store, oldest first."""
+        rows = self._conn.execute(
+            "SELECT game, agents, games_per_pair, base_seed, time_per_move, memory_mb, "
+            "started_at, updated_at FROM tournaments ORDER BY id").fetchall()
+        return [TournamentEntry(row[0], tuple(json.loads(row[1])), *row[2:]) for row in rows]
 
     def count(self) -> int:
         return self._conn.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -6,26 +6,27 @@ seat 0 when k is even and in seat 1 when k is odd, and is seeded with
 `derive_seed(seed, game_spec, a, b, k)`. A game therefore depends only on its key, never on
 which worker played it or in which order, so any worker count gives the same results.
 
-With `workers > 1` games run in a `multiprocessing` pool started with "spawn" (safe with
-threads, numba and torch, and the same on every platform). Workers receive only spec strings
+Games run in this process (one worker, no limits) or in worker processes started with
+"spawn" that the arena watches and replaces when an agent hangs or exhausts its memory
+(arena/workers.py), or as Ray tasks (arena/ray_backend.py). Workers receive only spec strings
 and build the game and agents themselves, once per process; the parent process alone writes
 to the store, one transaction per game as results arrive.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple, Sequence
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
 
-from ..core.agent import Agent
-from ..core.game import BoardLabError, Game, ParseError
-from ..core.match import GameRecord, derive_seed, play_match
+from ..core.game import BoardLabError, ParseError
+from ..core.match import derive_seed
 from ..core.registry import make_agent, make_game
 from .ratings import Rating, bradley_terry_elo
-from .store import GameKey, GameRow, ResultStore
+from .store import GameKey, GameRow, ResultStore, TournamentEntry
+from .workers import Limits, Task, play_games
 
 
 @dataclass(frozen=True)
@@ -68,66 +69,36 @@ class TournamentResult:
         raise KeyError(f"{first!r} and {second!r} did not meet in this tournament")
 
 
-class _Task(NamedTuple):
-    """One game to play; everything a worker needs, as plain values (it crosses processes)."""
-
-    key: GameKey
-    seed: int
-
-
 def round_robin_keys(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
-                     time_per_move: float | None) -> Iterator[_Task]:
+                     time_per_move: float | None) -> Iterator[Task]:
     """Every game of the tournament, round by round (game k of every pair, then k + 1), so an
     interrupted run leaves every pair with about as many games."""
     pairs = [(agents[i], agents[j]) for i in range(len(agents)) for j in range(i + 1, len(agents))]
     for k in range(games_per_pair):
         for a, b in pairs:
             seat0, seat1 = (a, b) if k % 2 == 0 else (b, a)
-            yield _Task(GameKey(game, seat0, seat1, a, b, k, seed, time_per_move),
-                        derive_seed(seed, game, a, b, k))
+            yield Task(GameKey(game, seat0, seat1, a, b, k, seed, time_per_move),
+                       derive_seed(seed, game, a, b, k))
 
 
-# --- playing ------------------------------------------------------------------------------
-
-class _Player:
-    """Builds the game and each agent once (per process) and plays tasks."""
-
-    def __init__(self, game_spec: str, agents: dict[str, Agent] | None = None) -> None:
-        self.game: Game = make_game(game_spec)
-        self.agents: dict[str, Agent] = dict(agents or {})
-
-    def agent(self, spec: str) -> Agent:
-        if spec not in self.agents:
-            self.agents[spec] = make_agent(spec, self.game)
-        return self.agents[spec]
-
-    def play(self, task: _Task) -> tuple[_Task, GameRecord]:
-        key = task.key
-        seats = [self.agent(key.seat0), self.agent(key.seat1)]
-        return task, play_match(self.game, seats, seed=task.seed, time_per_move=key.time_per_move)
-
-
-_WORKER: _Player | None = None
-
-
-def _init_worker(game_spec: str) -> None:
-    global _WORKER
-    _WORKER = _Player(game_spec)
-
-
-def _play_in_worker(task: _Task) -> tuple[_Task, GameRecord]:
-    assert _WORKER is not None, "worker used before _init_worker"
-    return _WORKER.play(task)
+BACKENDS = ("local", "ray")
 
 
 def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
                    db_path: str | os.PathLike[str], seed: int = 0, workers: int = 1,
                    time_per_move: float | None = None, progress: bool = True,
-                   on_game: Callable[[GameRow], None] | None = None) -> TournamentResult:
+                   on_game: Callable[[GameRow], None] | None = None,
+                   memory_mb: int | None = None, backend: str = "local",
+                   ray_address: str | None = None) -> TournamentResult:
     """Play a round robin (see the module docstring) and return its result from the store.
 
     Games already in the store at `db_path` are not played again. Bad specs raise ParseError
     (or BoardLabError for an agent that cannot play the game) before any game starts.
+    `time_per_move` is each agent's budget; a move past budget + max(1 s, budget) is stopped
+    and lost on time (arena/workers.py). `memory_mb` caps the address space each worker may
+    add once its agents are built; an agent that runs out loses with reason "memory".
+    `backend="ray"` plays the games as Ray tasks (`ray_address`: an existing cluster; None
+    starts a local one); the results are the same as with the local backend.
     `on_game(row)` is called after each new game is stored (a hook for UIs and tests; the
     row's boardlab_version and finished_at are left empty there, the store has them).
     """
@@ -144,18 +115,33 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
         raise ParseError(f"workers must be a positive whole number, got {workers!r}")
     if time_per_move is not None and not time_per_move > 0:
         raise ParseError(f"time per move must be positive seconds, got {time_per_move!r}")
+    if memory_mb is not None and (not isinstance(memory_mb, int) or memory_mb < 1):
+        raise ParseError(f"memory per worker must be a positive number of MiB, got "
+                         f"{memory_mb!r}")
+    if backend not in BACKENDS:
+        raise ParseError(f"backend {backend!r} is not one of {', '.join(BACKENDS)}")
     time_per_move = None if time_per_move is None else float(time_per_move)
+    limits = Limits(time_per_move, memory_mb)
 
     with ResultStore(db_path) as store:
+        store.add_tournament(TournamentEntry(game_spec, tuple(specs), games_per_pair, seed,
+                                             time_per_move, memory_mb))
         done = store.finished_keys(game_spec, seed, time_per_move)
-        tasks = [task for task in round_robin_keys(game_spec, specs, games_per_pair, seed,
-                                                   time_per_move) if task.key not in done]
         total = games_per_pair * len(specs) * (len(specs) - 1) // 2
+        # A generator, not a list: a 10,000-game tournament holds only the games in flight.
+        tasks = (task for task in round_robin_keys(game_spec, specs, games_per_pair, seed,
+                                                   time_per_move) if task.key not in done)
+        finished = sum(1 for task in round_robin_keys(game_spec, specs, games_per_pair, seed,
+                                                      time_per_move) if task.key in done)
         played = 0
-        games = _play_all(game_spec, built, tasks, workers)
-        # closing(): an error or Ctrl-C here shuts the worker pool down at once.
-        with _ProgressBar(progress, game_spec, total, total - len(tasks)) as advance, \
-                closing(games):
+        if backend == "ray":
+            from .ray_backend import play_games_on_ray
+
+            games = play_games_on_ray(game_spec, specs, tasks, workers, limits, ray_address)
+        else:
+            games = play_games(game_spec, built, tasks, workers, limits)
+        # closing(): an error or Ctrl-C here shuts the workers down at once.
+        with _ProgressBar(progress, game_spec, total, finished) as advance, closing(games):
             for task, record in games:
                 store.add(task.key, record)
                 played += 1
@@ -166,6 +152,73 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
     result.played = played
     result.db_path = str(db_path)
     return result
+
+
+def stored_tournaments(db_path: str | os.PathLike[str]) -> list[TournamentEntry]:
+    """The tournaments a results database holds: those it recorded (BoardLab 0.1 stores with
+    schema 2), then any others its games show (grouped by game, seed and time limit, agents in
+    an order that keeps every stored pair as it was listed)."""
+    with ResultStore(db_path) as store:
+        entries = store.tournaments()
+        known = {(e.game, e.base_seed, e.time_per_move, frozenset(e.agents)) for e in entries}
+        groups: dict[tuple[str, int, float | None], list[GameKey]] = {}
+        for row in store.games(with_moves=False):
+            key = row.key
+            groups.setdefault((key.game, key.base_seed, key.time_per_move), []).append(key)
+    for (game, seed, limit), keys in groups.items():
+        agents = _listed_order(keys)
+        if (game, seed, limit, frozenset(agents)) in known:
+            continue
+        per_pair = max(key.game_index for key in keys) + 1
+        entries.append(TournamentEntry(game, tuple(agents), per_pair, seed, limit))
+    return entries
+
+
+def _listed_order(keys: list[GameKey]) -> list[str]:
+    """Agents ordered so that each stored pair (a, b) has a before b."""
+    before: dict[str, set[str]] = {}
+    for key in keys:
+        before.setdefault(key.pair_a, set())
+        before.setdefault(key.pair_b, set()).add(key.pair_a)
+    order: list[str] = []
+    while len(order) < len(before):
+        ready = [a for a, needs in before.items() if a not in order and needs <= set(order)]
+        order.extend(ready or [a for a in before if a not in order])  # a cycle: keep the rest
+    return order
+
+
+def resume_tournament(db_path: str | os.PathLike[str], workers: int = 1,
+                      progress: bool = True, backend: str = "local",
+                      ray_address: str | None = None,
+                      memory_mb: int | None | str = "stored") -> TournamentResult:
+    """Finish the latest unfinished tournament recorded in `db_path` with its own parameters
+    (game, agents, games a pair, seed, time per move, memory limit unless one is given)."""
+    path = Path(db_path)
+    if not path.is_file():
+        raise BoardLabError(f"{path}: no such results database to resume")
+    with ResultStore(path) as store:
+        entries = store.tournaments()
+        if not entries:
+            raise BoardLabError(f"{path} records no tournament parameters (written by an "
+                                "older BoardLab); run the arena command again with its agents")
+        counts = [(entry, len([t for t in round_robin_keys(
+            entry.game, list(entry.agents), entry.games_per_pair, entry.base_seed,
+            entry.time_per_move)]), len(_finished_of(store, entry))) for entry in entries]
+    unfinished = [entry for entry, total, done in counts if done < total]
+    entry = max(unfinished, key=lambda e: e.updated_at) if unfinished else \
+        max(entries, key=lambda e: e.updated_at)
+    return run_tournament(entry.game, list(entry.agents), entry.games_per_pair, path,
+                          seed=entry.base_seed, workers=workers,
+                          time_per_move=entry.time_per_move, progress=progress,
+                          memory_mb=entry.memory_mb if memory_mb == "stored" else memory_mb,
+                          backend=backend, ray_address=ray_address)
+
+
+def _finished_of(store: ResultStore, entry: TournamentEntry) -> set[GameKey]:
+    done = store.finished_keys(entry.game, entry.base_seed, entry.time_per_move)
+    return {task.key for task in round_robin_keys(entry.game, list(entry.agents),
+                                                  entry.games_per_pair, entry.base_seed,
+                                                  entry.time_per_move) if task.key in done}
 
 
 def _check_agents(agent_specs: Sequence[str]) -> list[str]:
@@ -181,23 +234,6 @@ def _check_agents(agent_specs: Sequence[str]) -> list[str]:
                              "agent once")
         specs.append(spec)
     return specs
-
-
-def _play_all(game_spec: str, built: dict[str, Agent], tasks: list[_Task],
-              workers: int) -> Iterator[tuple[_Task, GameRecord]]:
-    if not tasks:
-        return
-    if workers == 1 or len(tasks) == 1:
-        player = _Player(game_spec, built)
-        for task in tasks:
-            yield player.play(task)
-        return
-    context = multiprocessing.get_context("spawn")
-    processes = min(workers, len(tasks))
-    # Leaving the `with` (normally, on Ctrl-C or on an error) terminates the workers.
-    with context.Pool(processes, initializer=_init_worker, initargs=(game_spec,)) as pool:
-        # Small chunks: results reach the store (and the bar) soon after each game ends.
-        yield from pool.imap_unordered(_play_in_worker, tasks, chunksize=1)
 
 
 class _ProgressBar:
