@@ -81,14 +81,19 @@ def parse_board_field(field: str, rows: int, cols: int, letters: Mapping[str, in
         cells: list[int] = []
         # Multi-digit runs (`10`) only matter on boards wider than 9, but cost nothing here.
         for char in rank + " ":
-            if char.isdigit():
+            if "0" <= char <= "9":  # not str.isdigit(): it passes '²', which int() refuses
                 digits += char
                 continue
             if digits:
-                run = int(digits)
+                # Bounded before it is read: `10**30` empty squares must not build a list.
+                run = int(digits) if len(digits) <= 3 else None
                 if run == 0:
                     raise ParseError(f"{where}: rank {index + 1} from the top holds a run of "
                                      "0 empty squares")
+                if run is None or width + run > cols:
+                    shown = f"more than {cols}" if run is None else str(width + run)
+                    raise ParseError(f"{where}: rank {index + 1} from the top ({rank!r}) is "
+                                     f"{shown} squares wide, expected {cols}")
                 cells.extend([0] * run)
                 width += run
                 digits = ""

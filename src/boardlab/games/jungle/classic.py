@@ -470,7 +470,7 @@ def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
         r = ROWS - 1 - i
         c = 0
         for char in rank_text:
-            if char.isdigit():
+            if "0" <= char <= "9":
                 c += int(char)
                 continue
             if char.upper() not in LETTER_TO_STRENGTH:
@@ -487,7 +487,7 @@ def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
         raise ParseError(f"{where}: side to move must be 0 or 1, not {parts[1]!r}")
     no_capture = 0
     if len(parts) == 3:
-        if not parts[2].isdigit():
+        if not (parts[2].isascii() and parts[2].isdigit()):
             raise ParseError(f"{where}: plies without capture must be a number, not "
                              f"{parts[2]!r}")
         no_capture = int(parts[2])

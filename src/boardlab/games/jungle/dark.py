@@ -480,7 +480,7 @@ def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
         r = ROWS - 1 - i
         c = 0
         for char in rank:
-            if char.isdigit():
+            if "0" <= char <= "9":
                 c += int(char)
                 continue
             if c >= COLS:
@@ -501,7 +501,7 @@ def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
                              f"expected {COLS}")
     if parts[1] not in ("0", "1"):
         raise ParseError(f"jungle position {text!r}: side to move must be 0 or 1")
-    if not parts[2].isdigit():
+    if not (parts[2].isascii() and parts[2].isdigit()):
         raise ParseError(f"jungle position {text!r}: plies without capture must be a number")
     hidden = [0, 0]
     for player in (0, 1):

@@ -44,7 +44,7 @@ def parse_move(text: str) -> tuple[int, int]:
     (0-based, row 0 on top): `4 0 3 0`."""
     where = repr(text)
     numbers = text.replace(",", " ").split()
-    if len(numbers) == 4 and all(n.isdigit() for n in numbers):
+    if len(numbers) == 4 and all(n.isascii() and n.isdigit() for n in numbers):
         fr, fc, tr, tc = (int(n) for n in numbers)
         if not (fr < ROWS and tr < ROWS and fc < COLS and tc < COLS):
             raise ParseError(f"{where}: rows are 0-{ROWS - 1} and columns 0-{COLS - 1}")
@@ -259,7 +259,7 @@ def parse_fen(game: MiniChessGame, text: str) -> MiniChessState:
                                  "become a queen")
     plies = 0
     if len(parts) >= 6:
-        if not parts[5].isdigit() or int(parts[5]) < 1:
+        if not (parts[5].isascii() and parts[5].isdigit()) or int(parts[5]) < 1:
             raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
         plies = 2 * (int(parts[5]) - 1) + player
     return MiniChessState(game, board, player, plies)

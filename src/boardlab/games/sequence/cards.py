@@ -73,7 +73,7 @@ def square_name(square: int) -> str:
 def parse_square(text: str) -> int:
     """`e4` -> row 4, column e (= framework coords (4, 4)); ParseError otherwise."""
     cleaned = text.strip().lower()
-    if len(cleaned) != 2 or not ("a" <= cleaned[0] <= "j") or not cleaned[1].isdigit():
+    if len(cleaned) != 2 or not ("a" <= cleaned[0] <= "j") or not "0" <= cleaned[1] <= "9":
         raise ParseError(f"{text!r} is not a square: write a column a-j and a row 0-9, "
                          "e.g. e4 (row 4, column 4 of the framework)")
     return int(cleaned[1]) * SIZE + ord(cleaned[0]) - ord("a")

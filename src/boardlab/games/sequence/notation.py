@@ -289,7 +289,7 @@ def parse_position(game: "SequenceGame", text: str) -> SequenceState:
     seat, phase, trade_done, winner = 0, PLAY_PHASE, False, None
     if "turn" in fields:
         words = fields.pop("turn").split()
-        if not words or not words[0].isdigit() or int(words[0]) >= n:
+        if not words or not _is_count(words[0]) or int(words[0]) >= n:
             raise ParseError(f"sequence position: `turn` needs a seat 0..{n - 1}")
         seat = int(words[0])
         phase = DRAFT_PHASE if "draft" in words[1:] else PLAY_PHASE
@@ -302,16 +302,19 @@ def parse_position(game: "SequenceGame", text: str) -> SequenceState:
     sequences = [0, 0]
     if "sequences" in fields:
         words = fields.pop("sequences").split()
-        if len(words) != 2 or not all(w.isdigit() for w in words):
+        if len(words) != 2 or not all(_is_count(w) for w in words):
             raise ParseError("sequence position: write `sequences <team 0> <team 1>`")
         sequences = [int(w) for w in words]
-    plies = int(fields.pop("moves", "0") or 0)
+    moves_text = fields.pop("moves", "0") or "0"
+    if not _is_count(moves_text):
+        raise ParseError(f"sequence position: `moves {moves_text}` is not a count of moves")
+    plies = int(moves_text)
     hands: list[list[int] | None] = [None] * n
     known: list[list[int]] = [[] for _ in range(n)]
     zones: dict[str, list[int] | None] = {"draft": None, "deck": None, "discards": None}
     for key, value in fields.items():
         words = key.split()
-        if words[0] in ("hand", "known") and len(words) == 2 and words[1].isdigit() \
+        if len(words) == 2 and words[0] in ("hand", "known") and _is_count(words[1]) \
                 and int(words[1]) < n:
             target = parse_cards(value)
             if words[0] == "hand":
@@ -350,7 +353,21 @@ def parse_position(game: "SequenceGame", text: str) -> SequenceState:
                           list(zones["deck"])[::-1], list(zones["discards"]), seat, phase,
                           trade_done, sequences, known, plies)
     state.winner = winner
+    if winner is None:
+        # An empty draft ends the game and a hand never shrinks mid-game: a text with either
+        # describes no reachable position, and would leave a seat with no legal action.
+        empty = [f"hand {i}" for i in range(n) if not hands[i]]
+        if not zones["draft"]:
+            empty.append("the draft")
+        if empty:
+            raise ParseError(f"sequence position: {' and '.join(empty)} empty, yet the game "
+                             "is not over (write `over 0`, `over 1` or `over draw`)")
     return state
+
+
+def _is_count(word: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²', which int() refuses."""
+    return word.isascii() and word.isdigit()
 
 
 # --- the board for a person ------------------------------------------------------------------

@@ -23,7 +23,7 @@ def square_name(square: int) -> str:
 
 
 def parse_square(text: str, where: str) -> int:
-    if len(text) != 2 or text[0] not in FILES or not text[1].isdigit():
+    if len(text) != 2 or text[0] not in FILES or not "0" <= text[1] <= "9":
         raise ParseError(f"{where}: {text!r} is not an ICCS square (files a-i, ranks 0-9, "
                          "e.g. h2)")
     return (ROWS - 1 - int(text[1])) * COLS + FILES.index(text[0])

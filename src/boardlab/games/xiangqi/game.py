@@ -245,7 +245,7 @@ def parse_fen(game: XiangqiGame, text: str) -> XiangqiState:
     _check_placement(board, where)
     plies = 0
     if len(parts) >= 6:
-        if not parts[5].isdigit() or int(parts[5]) < 1:
+        if not (parts[5].isascii() and parts[5].isdigit()) or int(parts[5]) < 1:
             raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
         plies = 2 * (int(parts[5]) - 1) + player
     state = XiangqiState(game, board, player, plies)
