@@ -106,6 +106,33 @@ def test_a_two_eyed_jack_is_not_spent_where_a_normal_card_goes(game):
     assert values["play 6h d4"] > values["play jd d4"]
 
 
+def test_jack_cost_is_taken_off_jack_plays_that_do_not_complete_a_line(game):
+    # our addition, off by default (the seed spends a jack whenever it scores best)
+    from boardlab.games.sequence.heuristics import decision_value
+
+    state = position(game, None, "turn 0", "hand 0: 6h jd 9d qc kc ad")
+    board, hand = tuple(state.board), state.hands[0]
+    costly = SeedWeights(jack_cost=7.0)
+    for text in ("play jd d4", "play jd a5", "play 6h d4"):
+        action = state.str_to_action(text)
+        plain = decision_value(board, hand, 0, action)
+        cost = 7.0 if "jd" in text else 0.0
+        assert decision_value(board, hand, 0, action, costly) == pytest.approx(plain - cost)
+
+
+def test_growth_weighs_longer_lines_more(game):
+    state = position(game, None, "turn 0", "hand 0: 6h jd 9d qc kc ad")
+    board = tuple(state.board)
+    place_1 = location_values(board, 0)[0]
+    assert location_values(board, 0, SeedWeights(growth=1.0))[0] == place_1
+    # on an empty board a window value is 0 or 1 (a corner); e^(2v) grows the corner's share
+    steep = location_values(board, 0, SeedWeights(growth=2.0))[0]
+    d3 = parse_square("d3")
+    per_kind = 3 + math.e ** 2
+    prior = 10 * math.exp(-0.1 * 2 * 1.5 ** 2)
+    assert steep[d3] == pytest.approx((1.2 * per_kind + 0.8 * per_kind) * 0.8 + prior)
+
+
 def test_the_evaluator_on_each_child_is_the_action_value(game):
     evaluate = game.evaluators["greedy"]
     rng = random.Random(3)

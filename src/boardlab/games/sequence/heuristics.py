@@ -75,6 +75,11 @@ class SeedWeights:
     """SMOOTH: width of the Gaussian centre prior."""
     scale: float = 10.0
     """SCALE: height of the Gaussian centre prior."""
+    growth: float = 1.0
+    """Not the seed's: a direction holding v chips adds e^(growth * v) (the seed's e^v is 1)."""
+    jack_cost: float = 0.0
+    """Not the seed's: taken off any jack play that does not complete a line, so that a jack
+    is kept for a move that matters (the seed spends one whenever it scores best: 0)."""
 
 
 DEFAULT_WEIGHTS = SeedWeights()
@@ -107,11 +112,12 @@ def centre_prior(smooth: float, scale: float) -> tuple[float, ...]:
                  for sq in range(SQUARES))
 
 
-def _combine(values: list[int], completes: bool) -> float:
-    """Sum of e^v over the four directions; inf if a 4 would complete the deciding line."""
+def _combine(values: list[int], completes: bool, growth: float = 1.0) -> float:
+    """Sum of e^(growth v) over the four directions; inf if a 4 would complete the deciding
+    line."""
     if completes and 4 in values:
         return INFINITE
-    return sum(math.exp(v) for v in values)
+    return sum(math.exp(growth * v) for v in values)
 
 
 def _finish(value: float, prior: float, *parts: float) -> float:
@@ -192,16 +198,17 @@ def location_values(board: tuple[int, ...], team: int,
     for sq in range(SQUARES):
         cell = board[sq]
         if cell == EMPTY:
-            v_place = _combine([place[d][sq] for d in range(4)], i_complete)
-            v_block = _combine([block[d][sq] for d in range(4)], they_complete)
+            v_place = _combine([place[d][sq] for d in range(4)], i_complete, w.growth)
+            v_block = _combine([block[d][sq] for d in range(4)], they_complete, w.growth)
             value = ((1 + w.place_bias) * v_place + (1 - w.place_bias) * v_block) \
                 * (1 + w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_place)
             place_value[sq] = _finish(value, prior[sq], v_place, v_block, value)
         elif cell == opp:
-            v_remove = _combine([removal[d][sq] for d in range(4)], they_complete)
-            v_override = _combine([override[d][sq] for d in range(4)], i_complete)
+            v_remove = _combine([removal[d][sq] for d in range(4)], they_complete,
+                                w.growth)
+            v_override = _combine([override[d][sq] for d in range(4)], i_complete, w.growth)
             value = ((1 + w.remove_bias) * v_remove + (1 - w.remove_bias) * v_override) \
                 * (1 - w.place_remove_scale)
             if sq in HEART:
@@ -223,6 +230,10 @@ def draft_value(board: tuple[int, ...], team: int, card: int,
     return max(spaces) if spaces else DEAD_DRAFT
 
 
+def _jack_play(value: float, weights: SeedWeights) -> float:
+    return value if value >= INFINITE else value - weights.jack_cost
+
+
 def decision_value(board: tuple[int, ...], hand: list[int], team: int, action: int,
                    weights: SeedWeights = DEFAULT_WEIGHTS) -> float:
     """The seed's value of `action` by a player of `team` holding `hand` on `board` (the
@@ -231,9 +242,12 @@ def decision_value(board: tuple[int, ...], hand: list[int], team: int, action: i
         card, sq = divmod(action, SQUARES)
         place, remove = location_values(board, team, weights)
         if card in ONE_EYED_JACKS:
-            return remove[sq]
-        if card in TWO_EYED_JACKS and any(sq in CARD_SQUARES[c] for c in hand):
-            return place[sq] - JACK_SAVING
+            return _jack_play(remove[sq], weights)
+        if card in TWO_EYED_JACKS:
+            value = _jack_play(place[sq], weights)
+            if any(sq in CARD_SQUARES[c] for c in hand):
+                value -= JACK_SAVING
+            return value
         return place[sq]
     if action < TRADE_BASE:
         return draft_value(board, team, action - DRAFT_BASE, weights)
