@@ -55,20 +55,47 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(run=cmd_play)
 
-    arena = commands.add_parser("arena", help="round-robin tournament")
-    arena.add_argument("game")
-    arena.add_argument("agents", nargs="+", help="two or more agent specs")
+    arena = commands.add_parser(
+        "arena", help="round-robin tournament",
+        description="Round robin, N games a pair, seats alternating; every game stored in "
+                    "--db as it ends, so a rerun (or --resume DB) finishes a killed run.")
+    arena.add_argument("game", nargs="?", help="game spec (not with --resume)")
+    arena.add_argument("agents", nargs="*", help="two or more agent specs")
     arena.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
     arena.add_argument("--db", default="boardlab.sqlite",
                        help="SQLite results store; a rerun resumes (default boardlab.sqlite)")
+    arena.add_argument("--resume", default=None, metavar="DB",
+                       help="finish the latest unfinished tournament stored in DB, with the "
+                            "parameters it was started with")
     arena.add_argument("--seed", type=int, default=0, help="base seed of the tournament")
-    arena.add_argument("--workers", type=int, default=1, help="worker processes")
-    arena.add_argument("--time-per-move", type=float, default=None, metavar="S")
+    arena.add_argument("--workers", type=int, default=None,
+                       help="worker processes (default: the number of cores)")
+    arena.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local processes, or a Ray cluster (pip install -e "
+                            "'.[distributed]')")
+    arena.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                       help="an existing Ray cluster (default: start one on this machine)")
+    arena.add_argument("--time-per-move", type=float, default=None, metavar="S",
+                       help="each agent's budget; a move past S + max(1, S) seconds is "
+                            "stopped and lost on time")
+    arena.add_argument("--memory-per-worker", type=int, default=None, metavar="MB",
+                       help="address space a worker may add once its agents are built; an "
+                            "agent that runs out loses with reason 'memory' (Linux)")
     arena.add_argument("--json", dest="json_path", default=None, help="write results as JSON")
     arena.add_argument("--report", default=None, metavar="DIR",
                        help="write JSON, Markdown and a heatmap PNG to DIR")
     arena.add_argument("--no-progress", action="store_true")
     arena.set_defaults(run=cmd_arena)
+
+    report = commands.add_parser(
+        "report", help="tables and ratings of the tournaments in a results store (no play)")
+    report.add_argument("db", help="SQLite results store written by `boardlab arena`")
+    report.add_argument("--report", default=None, metavar="DIR",
+                        help="write JSON, Markdown and a heatmap PNG to DIR (one folder per "
+                             "tournament when the store holds several)")
+    report.add_argument("--json", dest="json_path", default=None,
+                        help="write the results as JSON (a list when there are several)")
+    report.set_defaults(run=cmd_report)
 
     perft = commands.add_parser("perft", help="count move-generation leaves")
     perft.add_argument("game")
@@ -165,29 +192,94 @@ def _describe_result(game: Game, returns: list[float], specs: list[str]) -> str:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    import os
+
     from rich.console import Console
 
     from .arena.report import print_table, to_json, write_report
-    from .arena.tournament import run_tournament
+    from .arena.tournament import resume_tournament, run_tournament
 
-    if len(args.agents) < 2:
-        raise BoardLabError("an arena needs at least two agents")
-    if args.games < 1:
-        raise BoardLabError("--games must be at least 1")
+    # No --workers: every core here, or every CPU of the Ray cluster.
+    workers = args.workers
+    if workers is None and args.backend == "local":
+        workers = os.cpu_count() or 1
+    if workers is not None and workers < 1:
+        raise BoardLabError(f"--workers must be at least 1, got {workers}")
     started = time.time()
-    result = run_tournament(args.game, args.agents, args.games, args.db, seed=args.seed,
-                            workers=args.workers, time_per_move=args.time_per_move,
-                            progress=not args.no_progress)
+    if args.resume:
+        if args.game or args.agents:
+            raise BoardLabError("--resume DB takes the game and agents from DB; give no "
+                                "game or agents with it")
+        db = args.resume
+        memory = "stored" if args.memory_per_worker is None else args.memory_per_worker
+        result = resume_tournament(db, workers=workers, progress=not args.no_progress,
+                                   backend=args.backend, ray_address=args.ray_address,
+                                   memory_mb=memory)
+    else:
+        if not args.game:
+            raise BoardLabError("arena needs a game and at least two agents (or --resume DB)")
+        if len(args.agents) < 2:
+            raise BoardLabError("an arena needs at least two agents")
+        if args.games < 1:
+            raise BoardLabError("--games must be at least 1")
+        db = args.db
+        result = run_tournament(args.game, args.agents, args.games, db, seed=args.seed,
+                                workers=workers, time_per_move=args.time_per_move,
+                                progress=not args.no_progress,
+                                memory_mb=args.memory_per_worker, backend=args.backend,
+                                ray_address=args.ray_address)
     console = Console()
     print_table(result, console)
     console.print(f"{sum(p.games for p in result.pairs)} games in the table, stored in "
-                  f"{args.db}; {time.time() - started:.1f}s this run")
+                  f"{db}; {result.played} played in {time.time() - started:.1f}s this run")
     if args.json_path:
         Path(args.json_path).write_text(json.dumps(to_json(result), indent=2) + "\n")
         console.print(f"JSON written to {args.json_path}")
     if args.report:
         write_report(result, Path(args.report))
         console.print(f"report written to {args.report}/")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from .arena.report import print_table, to_json, write_report
+    from .arena.store import ResultStore
+    from .arena.tournament import stored_tournaments, tournament_result
+
+    path = Path(args.db)
+    if not path.is_file():
+        raise BoardLabError(f"{path}: no such results database")
+    entries = stored_tournaments(path)
+    if not entries:
+        raise BoardLabError(f"{path} holds no games yet")
+    console = Console()
+    results = []
+    with ResultStore(path) as store:
+        for entry in entries:
+            result = tournament_result(store, entry.game, list(entry.agents),
+                                       entry.games_per_pair, entry.base_seed,
+                                       entry.time_per_move)
+            results.append(result)
+            print_table(result, console)
+            games = sum(p.games for p in result.pairs)
+            expected = entry.games_per_pair * len(entry.agents) * (len(entry.agents) - 1) // 2
+            console.print(f"{games} of {expected} games stored"
+                          + ("" if games == expected else
+                             f"; finish it with: boardlab arena --resume {path}") + "\n")
+    if args.json_path:
+        documents = [to_json(result) for result in results]
+        Path(args.json_path).write_text(
+            json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n")
+        console.print(f"JSON written to {args.json_path}")
+    if args.report:
+        for number, result in enumerate(results, 1):
+            folder = Path(args.report)
+            if len(results) > 1:
+                folder = folder / f"tournament-{number}"
+            write_report(result, folder)
+            console.print(f"report written to {folder}/")
     return 0
 
 

@@ -85,7 +85,7 @@ BACKENDS = ("local", "ray")
 
 
 def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
-                   db_path: str | os.PathLike[str], seed: int = 0, workers: int = 1,
+                   db_path: str | os.PathLike[str], seed: int = 0, workers: int | None = 1,
                    time_per_move: float | None = None, progress: bool = True,
                    on_game: Callable[[GameRow], None] | None = None,
                    memory_mb: int | None = None, backend: str = "local",
@@ -97,7 +97,8 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
     `time_per_move` is each agent's budget; a move past budget + max(1 s, budget) is stopped
     and lost on time (arena/workers.py). `memory_mb` caps the address space each worker may
     add once its agents are built; an agent that runs out loses with reason "memory".
-    `backend="ray"` plays the games as Ray tasks (`ray_address`: an existing cluster; None
+    `workers=None` means one per core (local) or per CPU of the Ray cluster.
+    `backend="ray"` plays the games on Ray actors (`ray_address`: an existing cluster; None
     starts a local one); the results are the same as with the local backend.
     `on_game(row)` is called after each new game is stored (a hook for UIs and tests; the
     row's boardlab_version and finished_at are left empty there, the store has them).
@@ -111,7 +112,7 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
                             f"{game.num_players} players")
     if not isinstance(games_per_pair, int) or games_per_pair < 1:
         raise ParseError(f"games per pair must be a positive whole number, got {games_per_pair!r}")
-    if not isinstance(workers, int) or workers < 1:
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ParseError(f"workers must be a positive whole number, got {workers!r}")
     if time_per_move is not None and not time_per_move > 0:
         raise ParseError(f"time per move must be positive seconds, got {time_per_move!r}")
@@ -120,6 +121,10 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
                          f"{memory_mb!r}")
     if backend not in BACKENDS:
         raise ParseError(f"backend {backend!r} is not one of {', '.join(BACKENDS)}")
+    if backend == "ray":
+        from .ray_backend import import_ray
+
+        import_ray()  # a missing Ray is said now, before the store is touched
     time_per_move = None if time_per_move is None else float(time_per_move)
     limits = Limits(time_per_move, memory_mb)
 
@@ -134,11 +139,16 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
         finished = sum(1 for task in round_robin_keys(game_spec, specs, games_per_pair, seed,
                                                       time_per_move) if task.key in done)
         played = 0
+        if workers is None and backend == "local":
+            workers = os.cpu_count() or 1
+        if workers is not None:
+            workers = max(1, min(workers, total - finished))  # no idle workers to start
         if backend == "ray":
             from .ray_backend import play_games_on_ray
 
             games = play_games_on_ray(game_spec, specs, tasks, workers, limits, ray_address)
         else:
+            assert workers is not None
             games = play_games(game_spec, built, tasks, workers, limits)
         # closing(): an error or Ctrl-C here shuts the workers down at once.
         with _ProgressBar(progress, game_spec, total, finished) as advance, closing(games):
@@ -187,7 +197,7 @@ def _listed_order(keys: list[GameKey]) -> list[str]:
     return order
 
 
-def resume_tournament(db_path: str | os.PathLike[str], workers: int = 1,
+def resume_tournament(db_path: str | os.PathLike[str], workers: int | None = 1,
                       progress: bool = True, backend: str = "local",
                       ray_address: str | None = None,
                       memory_mb: int | None | str = "stored") -> TournamentResult:
