@@ -199,7 +199,7 @@ def _load_user_class(where: str, class_name: str, spec: str) -> type[Agent]:
             module = importlib.import_module(where)
     except ParseError:
         raise
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a file calling exit() must not end the arena
         raise ParseError(f"agent {spec!r}: importing {where} failed: "
                          f"{type(error).__name__}: {error}") from None
     cls = getattr(module, class_name, None)
