@@ -1,10 +1,13 @@
-"""MkDocs hook: agents' parameter tables, generated from their Settings dataclasses at build time.
+"""MkDocs hook: agents' parameter tables and games' boards, generated from the code at build time.
 
 A line `<!-- settings: minimax -->` (a registered agent) or
 `<!-- settings: examples/mybot.py:MyBot -->` (an agent file, path from the repository root) on a
 page becomes a table of every parameter: its name, its default as typed on the command line,
 and the doc string written under the field. The table is read from the code on every build,
 so a page cannot fall behind its agent; tests/docs/test_agent_pages.py checks the same tables.
+
+A line `<!-- board: jungle -->` becomes the game's start position drawn as SVG by the game's
+own renderer (`State.svg()`), the picture a notebook shows.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import ast
 import dataclasses
 import importlib.util
 import inspect
+import logging
 import re
 import sys
 import textwrap
@@ -21,6 +25,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = re.compile(r"^<!-- settings: (\S+) -->[ \t]*$", re.M)
+LOG = logging.getLogger("mkdocs.hooks.boardlab")
+"""Under mkdocs's logger, so a warning here fails `mkdocs build --strict`."""
+BOARD = re.compile(r"^<!-- board: (\S+) -->[ \t]*$", re.M)
 
 
 def settings_class(spec: str) -> type | None:
@@ -81,7 +88,11 @@ def settings_rows(spec: str) -> list[tuple[str, str, str]]:
 
 
 def settings_table(spec: str) -> str:
-    rows = settings_rows(spec)
+    try:
+        rows = settings_rows(spec)
+    except Exception as error:  # a page naming an agent that is gone: say so, fail strict builds
+        LOG.warning("settings marker %r: %s: %s", spec, type(error).__name__, error)
+        return f"(The parameters of `{spec}` could not be read: {error}.)"
     if not rows:
         return "This agent takes no parameters."
     lines = ["| parameter | default | meaning |", "|---|---|---|"]
@@ -94,9 +105,20 @@ def _cell(text: str) -> str:
     return text.replace("&", "&amp;").replace("|", "&#124;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def board_html(game_spec: str) -> str:
+    """The start position of `game_spec` as an inline SVG block."""
+    from boardlab.core.registry import make_game
+
+    svg = make_game(game_spec).initial_state(seed=0).svg()
+    # A blank line would end the raw HTML block and hand the rest to Markdown.
+    lines = [line for line in svg.splitlines() if line.strip()]
+    return '<div class="boardlab-board" style="max-width: 420px">\n' + "\n".join(lines) + "\n</div>"
+
+
 def render(markdown: str) -> str:
-    """`markdown` with every settings marker replaced by its table."""
-    return MARKER.sub(lambda match: settings_table(match.group(1)), markdown)
+    """`markdown` with every settings marker replaced by its table, every board by its SVG."""
+    markdown = MARKER.sub(lambda match: settings_table(match.group(1)), markdown)
+    return BOARD.sub(lambda match: board_html(match.group(1)), markdown)
 
 
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:

@@ -75,3 +75,10 @@ def test_doc_text_that_looks_like_html_is_escaped_in_the_table() -> None:
     # qlearning's weights doc names models/<game>-qlearning.npz: unescaped, <game> vanishes.
     table = _hook().render("<!-- settings: qlearning -->")
     assert "&lt;game&gt;" in table and "<game>" not in table
+
+
+def test_a_marker_naming_an_unknown_agent_warns_instead_of_crashing_the_build(caplog) -> None:
+    with caplog.at_level("WARNING"):
+        text = _hook().render("<!-- settings: no-such-agent -->")
+    assert "could not be read" in text
+    assert "no-such-agent" in caplog.text

@@ -1,0 +1,43 @@
+"""Game pages: one per registered game, in the nav, each with its start position pictured."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from boardlab.core.registry import game_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _hook():
+    name = "boardlab_docs_settings_tables"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "docs/_hooks/settings_tables.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_registered_game_has_a_page_in_the_nav(name: str) -> None:
+    assert (ROOT / "docs" / "games" / f"{name}.md").is_file()
+    assert f"games/{name}.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_page_pictures_its_start_position(name: str) -> None:
+    page = ROOT / "docs" / "games" / f"{name}.md"
+    if not page.is_file():
+        pytest.skip(f"no page for {name} (the test above fails)")
+    html = _hook().render(page.read_text(encoding="utf-8"))
+    assert f"<!-- board: {name} -->" not in html and "<svg" in html
+
+
+def test_a_board_has_no_blank_line_that_would_end_its_html_block() -> None:
+    html = _hook().board_html("jungle")
+    assert html.startswith("<div") and html.endswith("</div>") and "\n\n" not in html
