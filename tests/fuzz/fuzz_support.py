@@ -4,14 +4,20 @@ one property every door must keep: bad input raises a BoardLabError, nothing els
 from __future__ import annotations
 
 import random
+import shutil
+import sqlite3
+import tempfile
 import time
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, settings
 
 from boardlab.core.game import CHANCE, BoardLabError, Game, State
-from boardlab.core.registry import game_names, make_game
+from boardlab.arena.store import GameKey, ResultStore
+from boardlab.core.match import play_match
+from boardlab.core.registry import game_names, make_agent, make_game
 
 SLOWEST_CALL_S = 5.0
 """A single parse taking longer than this counts as a hang (generous: the machine is shared)."""
@@ -128,3 +134,24 @@ def sample_position_texts(name: str) -> tuple[str, ...]:
 
 def game_of(name: str) -> Game:
     return make_game(name)
+
+
+@lru_cache(maxsize=1)
+def good_store_bytes() -> bytes:
+    """A small valid results database (four reversi games), as bytes, WAL folded in."""
+    folder = tempfile.mkdtemp(prefix="boardlab-fuzz-store-")
+    path = Path(folder) / "good.sqlite"
+    game = make_game("reversi")
+    agents = [make_agent("random", game), make_agent("random", game)]
+    with ResultStore(path) as store:
+        for index in range(4):
+            record = play_match(game, agents, seed=index)
+            record.agents = ["random", "random"]
+            store.add(GameKey("reversi", "random", "random", "random", "random", index, 0, None),
+                      record)
+    with sqlite3.connect(path) as conn:  # fold the WAL into the file: one file to damage
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA journal_mode = DELETE")
+    data = path.read_bytes()
+    shutil.rmtree(folder)
+    return data

@@ -11,10 +11,8 @@ from __future__ import annotations
 import os
 import pickle
 import random
-import shutil
 import sqlite3
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -22,38 +20,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardlab.arena.store import GameKey, ResultStore
+from boardlab.arena.store import ResultStore
 from boardlab.core.game import BoardLabError
-from boardlab.core.match import play_match
 from boardlab.core.registry import make_agent, make_game
-from fuzz_support import documented, fuzz_settings
+from fuzz_support import documented, fuzz_settings, good_store_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = REPO / "models"
 
 
 # --- the results store ----------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def good_store_bytes() -> bytes:
-    """A small valid results database (four reversi games), as bytes, WAL folded in."""
-    folder = tempfile.mkdtemp(prefix="boardlab-fuzz-store-")
-    path = Path(folder) / "good.sqlite"
-    game = make_game("reversi")
-    agents = [make_agent("random", game), make_agent("random", game)]
-    with ResultStore(path) as store:
-        for index in range(4):
-            record = play_match(game, agents, seed=index)
-            record.agents = ["random", "random"]
-            store.add(GameKey("reversi", "random", "random", "random", "random", index, 0, None),
-                      record)
-    with sqlite3.connect(path) as conn:  # fold the WAL into the file: one file to damage
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("PRAGMA journal_mode = DELETE")
-    data = path.read_bytes()
-    shutil.rmtree(folder)
-    return data
-
 
 def read_everything(path: Path) -> None:
     """What a resumed tournament and the web pages do with a store: open, read, write."""
