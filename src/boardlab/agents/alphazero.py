@@ -1,0 +1,412 @@
+"""AlphaZero (Silver et al. 2018, "A general reinforcement learning algorithm that masters chess,
+shogi and Go through self-play"): PUCT search guided by a policy/value network.
+
+The network reads the game's `State.encode(player)` planes (channels, height, width) and gives
+a prior over the game's whole action space and a value in [-1, 1] for the player to move. A
+simulation walks down the tree choosing at each decision node the child with the best
+
+    Q(child) + c_puct * P(child) * sqrt(N(node)) / (1 + N(child))
+
+(Q from the mover's side, 0 for an unvisited child), evaluates the first unexpanded node with
+the network (or its exact returns if the game is over), and backs the value up the path. The
+move played is the most visited root child (or, with a temperature, drawn in proportion to
+visits^(1/T): self-play uses that for its opening moves).
+
+How the game contract's features enter, as in agents/mcts.py:
+- chance: a chance node is descended by drawing an outcome with the game's probabilities;
+- hidden information: the agent searches the view it is handed (one determinization);
+- the network's value is for the player to move; the tree stores every value from player 0's
+  side, so this agent plays two-player zero-sum games only.
+
+`search_many` runs several trees in lockstep and evaluates their new leaves in one network
+call: self-play (learn/alphazero.py) plays many games at once that way, which is where the
+batching gain comes from. Weights files are written by `boardlab train GAME alphazero`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..core.agent import Agent, Clock
+from ..core.game import CHANCE, TERMINAL, BoardLabError, Game, State
+from .mcts import _draw
+
+FORMAT = "boardlab-alphazero"
+VERSION = 1
+ARCHITECTURE_FIELDS = ("channels", "blocks")
+
+
+@dataclass
+class AlphaZeroSettings:
+    sims: int = 200
+    """Simulations per move."""
+    c_puct: float = 1.5
+    """Exploration weight of the prior in the PUCT score."""
+    temperature: float = 0.0
+    """0 plays the most visited move; T > 0 draws a move in proportion to visits^(1/T)."""
+    dirichlet_alpha: float = 0.0
+    """Root noise Dir(alpha) mixed into the priors (0 = none, the default in play)."""
+    noise_fraction: float = 0.25
+    """Share of the noise in the root priors when dirichlet_alpha > 0."""
+    weights: str = ""
+    """Weights file (.pt); empty = models/<game>-alphazero.pt; `none` = an untrained network."""
+    channels: int = 32
+    """Convolution channels of an untrained network (a weights file brings its own)."""
+    blocks: int = 3
+    """Residual blocks of an untrained network (a weights file brings its own)."""
+    seed: int = 0
+    """Initialisation seed of an untrained network."""
+
+    def __post_init__(self) -> None:
+        if self.sims < 1:
+            raise ValueError(f"sims={self.sims} must be at least 1")
+        if self.c_puct < 0 or self.temperature < 0 or self.dirichlet_alpha < 0:
+            raise ValueError("c_puct, temperature and dirichlet_alpha must not be negative")
+        if not 0 <= self.noise_fraction <= 1:
+            raise ValueError(f"noise_fraction={self.noise_fraction} must be in [0, 1]")
+        if self.channels < 1 or self.blocks < 0:
+            raise ValueError("channels must be positive and blocks not negative")
+
+
+def build_network(planes: int, height: int, width: int, actions: int, channels: int,
+                  blocks: int):
+    """A small residual CNN: a 3x3 stem, `blocks` residual blocks, then a policy head (1x1
+    convolution to 2 planes, a linear layer to the action logits) and a value head (1x1 to one
+    plane, 64 hidden units, tanh)."""
+    import torch
+    from torch import nn
+
+    class ResidualBlock(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+            self.bn1 = nn.BatchNorm2d(channels)
+            self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+            self.bn2 = nn.BatchNorm2d(channels)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            h = torch.relu(self.bn1(self.conv1(x)))
+            return torch.relu(x + self.bn2(self.conv2(h)))
+
+    class PolicyValueNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(planes, channels, 3, padding=1, bias=False),
+                                      nn.BatchNorm2d(channels), nn.ReLU())
+            self.tower = nn.Sequential(*[ResidualBlock() for _ in range(blocks)])
+            self.policy_conv = nn.Sequential(nn.Conv2d(channels, 2, 1, bias=False),
+                                             nn.BatchNorm2d(2), nn.ReLU())
+            self.policy = nn.Linear(2 * height * width, actions)
+            self.value_conv = nn.Sequential(nn.Conv2d(channels, 1, 1, bias=False),
+                                            nn.BatchNorm2d(1), nn.ReLU())
+            self.value = nn.Sequential(nn.Linear(height * width, 64), nn.ReLU(),
+                                       nn.Linear(64, 1), nn.Tanh())
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.tower(self.stem(x))
+            logits = self.policy(self.policy_conv(h).flatten(1))
+            value = self.value(self.value_conv(h).flatten(1)).squeeze(1)
+            return logits, value
+
+    return PolicyValueNet()
+
+
+class Node:
+    """One position of the tree; `value_sum` holds player 0's returns."""
+
+    __slots__ = ("state", "mover", "prior", "visits", "value_sum", "children", "priors",
+                 "outcomes")
+
+    def __init__(self, state: State, prior: float) -> None:
+        self.state = state
+        self.mover = state.current_player()
+        """The player to move here, CHANCE or TERMINAL."""
+        self.prior = prior
+        self.visits = 0
+        self.value_sum = 0.0
+        self.children: dict[int, Node] = {}
+        self.priors: dict[int, float] | None = None
+        """Decision nodes: the network's prior of each legal move, once evaluated."""
+        self.outcomes: list[tuple[int, float]] = (
+            state.chance_outcomes() if self.mover == CHANCE else [])
+
+
+Evaluate = Callable[[list[State]], tuple[np.ndarray, np.ndarray]]
+"""States (each with a player to move) -> (priors over all actions, values for the mover)."""
+
+
+class PUCTSearch:
+    """The search itself, without the network: `evaluate` turns a batch of states into priors
+    and values. Kept apart from the agent so that self-play drives many trees at once."""
+
+    def __init__(self, c_puct: float, rng: random.Random) -> None:
+        self.c_puct = c_puct
+        self.rng = rng
+        self.u_range: dict[int, tuple[float, float]] = {}
+        """Per root (by id): the least and greatest PUCT score met at it (seed 003, scheme 1)."""
+
+    def search_many(self, roots: Sequence[Node], sims: int, evaluate: Evaluate,
+                    noise: Callable[[Node], None] | None = None) -> None:
+        """`sims` simulations in every tree, one leaf per tree per step, evaluated together."""
+        unexpanded = [root for root in roots if root.priors is None and root.mover >= 0]
+        if unexpanded:
+            self._expand(unexpanded, evaluate)
+        if noise is not None:
+            for root in roots:
+                noise(root)
+        for _ in range(sims):
+            paths = [self._descend(root) for root in roots]
+            waiting = [path for path in paths if path[-1].mover >= 0
+                       and path[-1].priors is None]
+            values = self._expand([path[-1] for path in waiting], evaluate) if waiting else []
+            leaf_value = {id(path[-1]): v for path, v in zip(waiting, values)}
+            for path in paths:
+                leaf = path[-1]
+                if leaf.mover == TERMINAL:
+                    value = leaf.state.returns()[0]
+                elif id(leaf) in leaf_value:
+                    value = leaf_value[id(leaf)]
+                else:  # a leaf reached twice in one step (only with duplicate roots)
+                    value = leaf.value_sum / max(leaf.visits, 1)
+                for node in path:
+                    node.visits += 1
+                    node.value_sum += value
+
+    def _descend(self, root: Node) -> list[Node]:
+        """Follow PUCT (and chance draws) from `root` to a node not yet evaluated."""
+        node, path = root, [root]
+        while True:
+            mover = node.mover
+            if mover == TERMINAL or (mover >= 0 and node.priors is None):
+                return path
+            if mover == CHANCE:
+                action = _draw(node.outcomes, self.rng.random())
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = Node(node.state.child(action), 1.0)
+            else:
+                action = self._select(node, is_root=node is root)
+                child = node.children.get(action)
+                if child is None:
+                    assert node.priors is not None
+                    child = node.children[action] = Node(node.state.child(action),
+                                                         node.priors[action])
+            node = child
+            path.append(node)
+
+    def _select(self, node: Node, is_root: bool) -> int:
+        assert node.priors is not None
+        sign = 1.0 if node.mover == 0 else -1.0
+        explore = self.c_puct * math.sqrt(max(node.visits, 1))
+        best_score, best = -math.inf, -1
+        low, high = math.inf, -math.inf
+        children = node.children
+        for action, prior in node.priors.items():
+            child = children.get(action)
+            if child is None or child.visits == 0:
+                score = explore * prior
+            else:
+                score = (sign * child.value_sum / child.visits
+                         + explore * prior / (1 + child.visits))
+            if score > best_score:
+                best_score, best = score, action
+            low, high = min(low, score), max(high, score)
+        if is_root:
+            old_low, old_high = self.u_range.get(id(node), (math.inf, -math.inf))
+            self.u_range[id(node)] = (min(low, old_low), max(high, old_high))
+        return best
+
+    def _expand(self, nodes: list[Node], evaluate: Evaluate) -> list[float]:
+        """Set the priors of `nodes` from one network call; their values, player 0's side."""
+        priors, values = evaluate([node.state for node in nodes])
+        out = []
+        for node, prior_row, value in zip(nodes, priors, values):
+            legal = node.state.legal_actions()
+            masked = prior_row[legal]
+            total = float(masked.sum())
+            probs = masked / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
+            node.priors = dict(zip(legal, probs.tolist()))
+            out.append(float(value) if node.mover == 0 else -float(value))
+        return out
+
+    def normalised_u(self, root: Node, action: int) -> float:
+        """Seed 003's scheme 1: the PUCT score of `action` at `root` now, scaled to [0, 1] by
+        the least and greatest scores met at this root during the search."""
+        assert root.priors is not None
+        child = root.children.get(action)
+        sign = 1.0 if root.mover == 0 else -1.0
+        explore = self.c_puct * math.sqrt(max(root.visits, 1))
+        prior = root.priors[action]
+        u = (explore * prior if child is None or child.visits == 0 else
+             sign * child.value_sum / child.visits + explore * prior / (1 + child.visits))
+        low, high = self.u_range.get(id(root), (u, u))
+        low, high = min(low, u), max(high, u)
+        return 0.5 if high - low < 1e-12 else (u - low) / (high - low)
+
+
+def add_dirichlet_noise(root: Node, alpha: float, fraction: float, rng: np.random.Generator
+                        ) -> None:
+    """Mix Dir(alpha) noise into the root priors (AlphaZero's exploration in self-play)."""
+    if root.priors is None or len(root.priors) < 2 or alpha <= 0:
+        return
+    noise = rng.dirichlet([alpha] * len(root.priors))
+    root.priors = {a: (1 - fraction) * p + fraction * n
+                   for (a, p), n in zip(root.priors.items(), noise)}
+
+
+def visit_policy(root: Node, num_actions: int) -> np.ndarray:
+    """The root's visit counts as a distribution over the whole action space."""
+    policy = np.zeros(num_actions, dtype=np.float32)
+    for action, child in root.children.items():
+        policy[action] = child.visits
+    total = policy.sum()
+    return policy / total if total > 0 else policy
+
+
+def choose_move(root: Node, temperature: float, rng: random.Random) -> int:
+    """The most visited child (ties: the higher prior), or one drawn by visits^(1/T)."""
+    assert root.priors is not None
+    actions = list(root.priors)
+    visits = [root.children[a].visits if a in root.children else 0 for a in actions]
+    if temperature > 0 and sum(visits) > 0:
+        weights = [v ** (1.0 / temperature) for v in visits]
+        return rng.choices(actions, weights)[0]
+    return max(zip(actions, visits), key=lambda item: (item[1], root.priors[item[0]]))[0]
+
+
+class NetworkEvaluator:
+    """Batches states into one forward pass: (softmax priors, values for the mover)."""
+
+    def __init__(self, network: Any, torch: Any) -> None:
+        self.network = network
+        self.torch = torch
+        self.calls = 0
+        self.positions = 0
+
+    def __call__(self, states: list[State]) -> tuple[np.ndarray, np.ndarray]:
+        torch = self.torch
+        planes = np.stack([s.encode(s.current_player()) for s in states]).astype(np.float32)
+        with torch.no_grad():
+            logits, values = self.network(torch.from_numpy(planes))
+            priors = torch.softmax(logits, dim=1).numpy()
+        self.calls += 1
+        self.positions += len(states)
+        return priors, values.numpy()
+
+
+class AlphaZeroAgent(Agent):
+    name = "alphazero"
+    Settings = AlphaZeroSettings
+
+    def __init__(self, game: Game, settings: AlphaZeroSettings | None = None,
+                 **params: Any) -> None:
+        super().__init__(game, settings, **params)
+        import torch
+
+        self.torch = torch
+        torch.set_num_threads(1)  # one small forward pass per simulation: threads only contend
+        state = game.initial_state(0)
+        while state.current_player() == CHANCE:
+            state = state.child(state.chance_outcomes()[0][0])
+        self.shape = tuple(state.encode(max(state.current_player(), 0)).shape)
+        if len(self.shape) != 3:
+            raise BoardLabError(f"alphazero needs planes (channels, height, width) from "
+                                f"{game.name}'s encode(), got shape {self.shape}")
+        weights = self.settings.weights
+        if weights.lower() == "none":
+            torch.manual_seed(self.settings.seed)
+            self.network = self.build()
+        else:
+            from .qlearning import default_model_path
+
+            path = Path(weights) if weights else default_model_path(game, "alphazero", ".pt")
+            self.network = self.load(path)
+        self.network.eval()
+        self.evaluate = NetworkEvaluator(self.network, torch)
+        self.search = PUCTSearch(self.settings.c_puct, self.rng)
+        self.info: dict[str, Any] = {}
+
+    @classmethod
+    def cannot_play(cls, game: Game) -> str | None:
+        facts = game.facts
+        if facts.num_players != 2 or not facts.zero_sum:
+            return "it searches two-player zero-sum games only"
+        return None
+
+    def build(self):
+        channels, height, width = self.shape
+        return build_network(channels, height, width, self.game.num_actions,
+                             self.settings.channels, self.settings.blocks)
+
+    # --- files ---------------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
+        """Write the weights and the architecture (atomically); returns the bytes written."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"format": FORMAT, "version": VERSION, "game": self.game.name,
+                   "shape": list(self.shape), "actions": self.game.num_actions,
+                   "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
+                   "state_dict": self.network.state_dict(), **(extra or {})}
+        tmp = path.with_name(path.name + ".tmp")
+        self.torch.save(payload, tmp)
+        os.replace(tmp, path)
+        return path.stat().st_size
+
+    def load(self, path: Path):
+        from .dqn import load_payload
+
+        payload = load_payload(path, FORMAT, self.game.name, "AlphaZero weights")
+        if (list(payload.get("shape", [])) != list(self.shape)
+                or payload.get("actions") != self.game.num_actions):
+            raise BoardLabError(f"AlphaZero weights {path} expect input {payload.get('shape')} "
+                                f"and {payload.get('actions')} actions; {self.game.name} has "
+                                f"{list(self.shape)} and {self.game.num_actions}")
+        for key, value in dict(payload.get("architecture", {})).items():
+            if key in ARCHITECTURE_FIELDS:
+                setattr(self.settings, key, int(value))
+        network = self.build()
+        try:
+            network.load_state_dict(payload["state_dict"])
+        except (RuntimeError, KeyError) as error:
+            raise BoardLabError(f"AlphaZero weights {path} do not fit the network they "
+                                f"describe: {str(error).splitlines()[0]}") from None
+        return network
+
+    # --- playing -------------------------------------------------------------------------------
+    def act(self, state: State, clock: Clock) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            self.info = {"simulations": 0, "value": None, "visits": {}}
+            return actions[0]
+        settings = self.settings
+        root = Node(state, 1.0)
+        noise = None
+        if settings.dirichlet_alpha > 0:
+            generator = np.random.default_rng(self.rng.getrandbits(32))
+
+            def noise(node: Node) -> None:
+                add_dirichlet_noise(node, settings.dirichlet_alpha, settings.noise_fraction,
+                                    generator)
+        self.search.rng = self.rng
+        self.search.u_range.clear()
+        self.search.search_many([root], settings.sims, self.evaluate, noise)
+        move = choose_move(root, settings.temperature, self.rng)
+        me = state.current_player()
+        top = sorted(root.children.items(), key=lambda item: -item[1].visits)[:5]
+        self.info = {
+            "simulations": settings.sims,
+            "value": (root.value_sum / root.visits) * (1 if me == 0 else -1),
+            "visits": {state.action_to_str(a): child.visits for a, child in top},
+        }
+        return move
+
+    def last_info(self) -> dict[str, Any]:
+        """simulations, value (mean return of the mover at the root), visits of the top moves."""
+        return self.info

@@ -1,0 +1,81 @@
+"""AlphaZero: the PUCT search, the agent, its weights files, and the training loop's parts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from boardlab import make_agent, make_game, play_match
+from boardlab.agents.alphazero import Node, PUCTSearch, choose_move, visit_policy
+from boardlab.core.game import BoardLabError
+
+pytest.importorskip("torch")
+
+DEN_IN_ONE = "7/3L3/7/7/7/7/7/7/e6 0 0"
+"""Jungle classic: player 0's lion on d8 beside player 1's den d9: d8-d9 wins at once."""
+
+
+def test_search_finds_the_winning_move_with_an_uninformed_network():
+    state = make_game("jungle-classic").state_from_text(DEN_IN_ONE)
+    root = Node(state, 1.0)
+    search = PUCTSearch(1.5, random.Random(0))
+    search.search_many([root], 40, lambda states: (np.full((len(states), 300), 1.0),
+                                                   np.zeros(len(states))))
+    assert state.action_to_str(choose_move(root, 0.0, random.Random(0))) == "d8-d9"
+    assert sum(child.visits for child in root.children.values()) == 40
+    # the win's value is exact: every visit of d8-d9 backed up +1 for player 0
+    win = root.children[state.str_to_action("d8-d9")]
+    assert win.value_sum == win.visits
+    policy = visit_policy(root, 252)
+    assert policy.sum() == pytest.approx(1.0) and policy.argmax() == state.str_to_action("d8-d9")
+
+
+def test_lockstep_search_gives_each_tree_its_own_simulations():
+    game = make_game("reversi")
+    roots = [Node(game.initial_state(0), 1.0) for _ in range(3)]
+    calls = []
+
+    def evaluate(states):
+        calls.append(len(states))
+        return np.full((len(states), 65), 1.0), np.zeros(len(states))
+
+    PUCTSearch(1.5, random.Random(1)).search_many(roots, 10, evaluate)
+    assert [r.visits for r in roots] == [10, 10, 10]
+    # one call expands the three roots, then one call per step for the three new leaves
+    assert calls[0] == 3 and len(calls) == 11 and max(calls) == 3
+
+
+def test_the_agent_plays_reversi_and_a_game_with_chance_nodes():
+    for name in ("reversi", "jungle"):
+        game = make_game(name)
+        agent = make_agent("alphazero:weights=none,sims=8,channels=8,blocks=1", game)
+        record = play_match(game, [agent, make_agent("random", game)], seed=3)
+        assert record.reason in ("", None) or "forfeit" not in str(record.reason)
+        assert sorted(record.returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_agent_refuses_games_it_cannot_search():
+    with pytest.raises(BoardLabError, match="two-player zero-sum"):
+        make_agent("alphazero:weights=none", make_game("sequence:num_players=4"))
+
+
+def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
+    game = make_game("reversi")
+    agent = make_agent("alphazero:weights=none,channels=8,blocks=1,seed=5", game)
+    path = tmp_path / "az.pt"
+    assert agent.save(path) > 0
+    loaded = make_agent(f"alphazero:weights={path}", game)
+    assert (loaded.settings.channels, loaded.settings.blocks) == (8, 1)
+    state = game.initial_state(0)
+    a, b = agent.evaluate([state]), loaded.evaluate([state])
+    assert np.allclose(a[0], b[0]) and np.allclose(a[1], b[1])
+    truncated = tmp_path / "cut.pt"
+    truncated.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(BoardLabError, match="cut.pt"):
+        make_agent(f"alphazero:weights={truncated}", game)
+    with pytest.raises(BoardLabError, match="trained for reversi"):
+        make_agent(f"alphazero:weights={path}", make_game("minichess"))
+    with pytest.raises(BoardLabError, match="does not exist"):
+        make_agent(f"alphazero:weights={tmp_path / 'missing.pt'}", game)
