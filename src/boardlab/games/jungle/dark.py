@@ -503,6 +503,11 @@ def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
         raise ParseError(f"jungle position {text!r}: side to move must be 0 or 1")
     if not (parts[2].isascii() and parts[2].isdigit()):
         raise ParseError(f"jungle position {text!r}: plies without capture must be a number")
+    if int(parts[2]) >= game.settings.no_capture_limit:
+        # as jungle-classic does: the count says the game was drawn, a live state would lie
+        raise ParseError(f"jungle position {text!r}: {int(parts[2])} plies without capture "
+                         f"reach the draw limit {game.settings.no_capture_limit}: the game "
+                         "is over")
     hidden = [0, 0]
     for player in (0, 1):
         sign = 1 if player == 0 else -1
