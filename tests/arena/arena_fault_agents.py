@@ -62,3 +62,14 @@ class Steady(Agent):
     def act(self, state, clock):
         time.sleep(0.01)
         return state.legal_actions()[0]
+
+
+class Quitter(Agent):
+    """Ends its own process in the middle of its move, as a crash in native code would."""
+
+    name = "quitter"
+
+    def act(self, state, clock):
+        import os
+
+        os._exit(3)

@@ -104,3 +104,13 @@ def test_a_steady_agent_within_its_budget_is_never_stopped(tmp_path):
                             progress=False)
     assert sum(pair.games for pair in result.pairs) == 2
     assert all(why(row) == "normal" for row in rows(tmp_path / "s.sqlite"))
+
+
+def test_an_agent_that_ends_its_worker_process_loses_by_crash(tmp_path):
+    quitter = f"{AGENTS}:Quitter"
+    result = run_tournament("jungle", ["random", quitter], 2, tmp_path / "q.sqlite",
+                            workers=2, progress=False)
+    assert result.pairs[0].a_wins == 2 and result.pairs[0].forfeits == {"a": 0, "b": 2}
+    for row in rows(tmp_path / "q.sqlite"):
+        assert why(row) == "crash" and loser(row) == quitter
+        assert "ended its worker process during its move (exit code 3)" in row.record.reason

@@ -37,6 +37,9 @@ from .store import GameKey
 POLL_S = 0.05
 """How often the parent looks at the workers' clocks; a hung move is stopped this late."""
 
+START_TIMEOUT_S = 600.0
+"""How long a worker may take to import and build the game and agents (numba compiles)."""
+
 MAX_RECORDED_PLIES = 20_000
 """Actions of a game shared with the parent (enough for every game here; longer games keep
 their first actions in a record of a stopped game, and the full list otherwise)."""
@@ -125,7 +128,11 @@ class _Watched(Agent):
 
     def start_game(self, player: int, seed: int) -> None:
         self.player = player
-        self.inner.start_game(player, seed)
+        self.watch.thinking(player)  # an agent may hang here too
+        try:
+            self.inner.start_game(player, seed)
+        finally:
+            self.watch.done()
 
     def act(self, state: State, clock: Clock) -> int:
         self.watch.thinking(self.player)
@@ -209,7 +216,11 @@ def _worker_main(game_spec: str, agent_specs: list[str], limits: Limits, conn: C
             return
         if message is None:
             return
-        record = player.play(message, watch)
+        try:
+            record = player.play(message, watch)
+        except Exception as error:  # not an agent's fault (play_match catches those): a bug
+            conn.send(("failed", f"{type(error).__name__}: {error}"))
+            return
         conn.send(("done", record))
         if record.reason.startswith("memory"):
             return  # whatever the agent still holds goes with this process
@@ -246,6 +257,7 @@ class _Worker:
         child.close()
         self.task: Task | None = None
         self.ready = False
+        self.started = time.monotonic()
 
     def send(self, task: Task) -> None:
         self.task = task
@@ -342,12 +354,20 @@ class WorkerPool:
                 return None
             if kind == "error":
                 raise BoardLabError(f"an arena worker could not start: {payload}")
+            if kind == "failed":
+                task = worker.task
+                assert task is not None
+                raise BoardLabError(f"game {task.key.game_index} of {task.key.pair_a} vs "
+                                    f"{task.key.pair_b} failed outside the agents: {payload}")
             if kind == "done":
                 if payload.reason.startswith("memory"):  # the worker exits after sending it
                     task = worker.task
                     worker.task = None
                     return "replace", (task, payload)
                 return "done", payload
+        elif not worker.ready and time.monotonic() - worker.started > START_TIMEOUT_S:
+            raise BoardLabError(f"an arena worker did not finish building the game and agents "
+                                f"in {START_TIMEOUT_S:g}s")
         elif worker.task is not None and hard is not None:
             late = worker.watch.overrun(hard)
             if late is not None:
