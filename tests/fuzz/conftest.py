@@ -20,6 +20,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     if not COUNTER.by_door:
         return
     reporter = terminalreporter
-    reporter.write_sep("-", f"fuzz: {COUNTER.total} generated inputs")
+    reporter.write_sep("-", f"fuzz: {COUNTER.fuzzed} generated inputs (round-trip texts and "
+                            "kills listed apart)")
     for door, count in sorted(COUNTER.by_door.items()):
         reporter.write_line(f"  {door:32} {count:7}")

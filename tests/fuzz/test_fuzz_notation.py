@@ -65,7 +65,7 @@ def mutated(draw: st.DrawFn, corpus: tuple[str, ...]) -> str:
 BATCH = 6
 """Inputs per Hypothesis example: a batch shares the engine's per-example cost (about 4 ms
 here), and a failing batch still shrinks to the one text that fails."""
-BATCHES = 110
+BATCHES = 125
 
 
 def batch(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[list[str]]:

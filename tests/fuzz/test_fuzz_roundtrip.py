@@ -98,8 +98,8 @@ def round_trips(name: str, games: int, every: int, cap: int | None) -> tuple[int
             decisions += 1
         if state.is_terminal():
             positions += check_finished(state)
-    COUNTER.add("round trip: positions", positions)
-    COUNTER.add("round trip: texts", texts)
+    COUNTER.add(f"round trip: {name} positions", positions)
+    COUNTER.add(f"round trip: {name} texts", texts)
     return positions, texts
 
 
