@@ -31,6 +31,8 @@ BAD_INVOCATIONS: list[tuple[list[str], str]] = [
     (["arena", "jungle", "random", "greedy", "--games", "1", "--db", FOREIGN_DB],
      FOREIGN_DB),
     (["arena", "jungle", "random", "greedy", "--games", "1", "--db", "."], "directory"),
+    (["report", RANDOM_DB], RANDOM_DB),
+    (["arena", "--resume", FOREIGN_DB], FOREIGN_DB),
     (["perft", "minichess", "--depth", "1", "--fen", "kqbnr/ppppp/²/5/PPPPP/RNBQK w"], "²"),
     (["perft", "xiangqi", "--depth", "1", "--fen", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/"
       "P1P1P1P1P/1C5C1/9/RNBAKABNR" + "9" * 30 + " w"], "wide"),
@@ -43,9 +45,9 @@ BAD_INVOCATIONS: list[tuple[list[str], str]] = [
     (["uci", "nope", "random"], "unknown game"),
     (["new-agent", "lowercase"], "class name"),
 ]
-MORE_BAD_INVOCATIONS = BAD_INVOCATIONS[10:]
-BAD_INVOCATIONS = BAD_INVOCATIONS[:10]
-"""Ten run in the default suite (each process costs a second or more here), the rest with
+MORE_BAD_INVOCATIONS = BAD_INVOCATIONS[12:]
+BAD_INVOCATIONS = BAD_INVOCATIONS[:12]
+"""Twelve run in the default suite (each process costs a second or more here), the rest with
 -m slow."""
 USAGE_ERRORS: list[list[str]] = [
     ["arena", "jungle", "random", "greedy", "--games", "abc"],

@@ -2,7 +2,8 @@
 seeded random moments, rerun each time, loses nothing and stores nothing twice.
 
 Each run is a real process (`python -m boardlab.cli arena jungle random greedy --games N
---db X`), killed together with any worker it started (its own process group). After the kills
+--db X`), killed together with any worker it started (its own process group), at a seeded
+random moment: during start-up, or during play (see `wait_for_the_moment`). After the kills
 one more run finishes the tournament; then every game of the round robin is in the store
 exactly once (rows counted per key), each row is a whole game, and SQLite's
 `PRAGMA integrity_check` answers ok.
@@ -41,20 +42,35 @@ def arena(db: Path) -> subprocess.Popen:
 def stored(db: Path) -> int:
     if not db.exists():
         return 0
-    with sqlite3.connect(db) as conn:
-        try:
+    try:
+        with sqlite3.connect(db, timeout=1) as conn:
             return conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        except sqlite3.OperationalError:  # killed before the schema was written
-            return 0
+    except sqlite3.Error:  # killed before the schema was written, or busy this instant
+        return 0
+
+
+def wait_for_the_moment(process: subprocess.Popen, db: Path, rng: random.Random,
+                        early: bool, most_new: int) -> None:
+    """Every fourth kill lands at a random moment of start-up (imports, opening the store);
+    the others once 1..most_new more games are stored, plus a random fraction of a game, so
+    that they fall anywhere in a game: playing it, committing it, starting the next."""
+    if early:
+        time.sleep(rng.uniform(0.2, 1.5))
+        return
+    target = stored(db) + rng.randint(1, most_new)
+    deadline = time.monotonic() + 60
+    while process.poll() is None and stored(db) < target and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(rng.uniform(0.0, 0.3))
 
 
 def kill_and_resume(db: Path, kills: int, seed: int) -> dict[str, int]:
     rng = random.Random(seed)
     landed = 0
-    for _ in range(kills):
+    most_new = max(1, GAMES_PER_PAIR // kills - 1)  # leave games for every kill to land on
+    for number in range(kills):
         process = arena(db)
-        # Seeded moments from start-up (imports, schema) to well into the games.
-        time.sleep(rng.uniform(0.5, 3.5))
+        wait_for_the_moment(process, db, rng, early=number % 4 == 3, most_new=most_new)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             landed += 1
