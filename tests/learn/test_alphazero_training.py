@@ -90,3 +90,17 @@ def test_play_networks_scores_both_seats():
     a = _new_network(game, config).network.eval()
     score = play_networks(game, a, a, 4, sims=4, c_puct=1.5, opening_plies=2, seed=1)
     assert 0.0 <= score <= 1.0 and score * 4 == int(score * 4 * 2) / 2
+
+
+def test_train_command_reports_throughput_and_the_batching_gain(tmp_path, capsys):
+    from boardlab.learn.alphazero import train_command
+
+    params = ",".join(f"{k}={v}" for k, v in {**TINY, "eval_games": 0}.items()) + ",iterations=1"
+    assert train_command("reversi", str(tmp_path / "run"), params, seed=2) == 0
+    printed = capsys.readouterr().out
+    assert "iteration 1:" in printed and "positions/s over the whole loop" in printed
+    assert "batching:" in printed and "x (one process, measured now)" in printed
+    with pytest.raises(ParseError, match="unknown learning_rate"):
+        train_command("reversi", str(tmp_path / "run2"), "learning_rate=1", seed=2)
+    with pytest.raises(ParseError, match="names a file"):
+        train_command("reversi", str(tmp_path / "w.pt"), "", seed=2)
