@@ -98,6 +98,13 @@ def test_a_stored_game_whose_moves_are_not_json_raises_a_boardlab_error(tmp_path
     assert documented("results store: damaged", read_everything, path) is None
 
 
+@fuzz_settings(max_examples=60)
+@given(data=st.one_of(st.binary(max_size=300),
+                      st.binary(max_size=300).map(lambda b: b"SQLite format 3\x00" + b)))
+def test_random_bytes_as_a_results_store_raise_a_boardlab_error(data: bytes) -> None:
+    open_bytes("results store: random bytes", data)
+
+
 FOREIGN_TABLES = st.lists(st.sampled_from([
     "CREATE TABLE games (id INTEGER PRIMARY KEY, score REAL)",
     "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT, actions TEXT)",

@@ -177,6 +177,8 @@ FOUND = [
     ("sequence", EMPTY_SEQUENCE_BOARD + "\nturn 1 play\nhand 1:"),
     ("sequence", EMPTY_SEQUENCE_BOARD + "\nturn 0 draft\ndraft:\ndeck:"),
     ("sequence", EMPTY_SEQUENCE_BOARD + "\nturn ² play"),
+    ("sequence", EMPTY_SEQUENCE_BOARD + "\nturn 0 play\nsequences ² 0"),
+    ("sequence", EMPTY_SEQUENCE_BOARD + "\nturn 0 play\nhand ²: 2c"),
 ]
 FOUND_MOVES = [
     ("minichess", "4 0 3 ²"),

@@ -140,3 +140,17 @@ def test_the_game_api_answers_every_request_with_2xx_or_a_clean_4xx(client, data
 def test_the_read_api_and_pages_answer_with_2xx_or_a_clean_4xx(client, path, n, params,
                                                                method) -> None:
     check(client.request(method, path.replace("{n}", quote(n, safe="/%.")), params=params))
+
+
+FUZZED_ROUTES = {
+    ("post", "/api/games"), ("get", "/api/games/{game_id}"), ("delete", "/api/games/{game_id}"),
+    *(("post", f"/api/games/{{game_id}}/{action}") for action in GAME_ACTIONS),
+    ("get", "/api/db/games"), ("get", "/api/db/games/{number}"), ("get", "/api/db/tournaments"),
+    ("get", "/api/db"), ("get", "/api/games"), ("get", "/api/agents"),
+}
+
+
+def test_the_fuzzed_routes_are_every_route_of_the_openapi_spec(client) -> None:
+    spec = client.get("/api/openapi.json").json()
+    served = {(method, path) for path, methods in spec["paths"].items() for method in methods}
+    assert served == FUZZED_ROUTES, f"routes not fuzzed: {served - FUZZED_ROUTES}"
