@@ -56,20 +56,26 @@ class DQNSettings:
     """Value + mean-subtracted advantage heads (seed 001's Dueling DQN)."""
     masked: bool = True
     """Choose among legal actions only; false = argmax over all actions (seed's unmasked)."""
-    lookahead: int = 1
-    """1 = one ply of search over the network and the reward (the default, see module doc);
-    0 = the network alone."""
+    lookahead: int = -1
+    """1 = one ply of search over the network and the reward (see module doc); 0 = the
+    network alone; -1 (default) = what the weights file records (its trainer's `lookahead`),
+    1 for a file that records nothing and for a fresh network."""
     seed: int = 0
     """Seed of a fresh network's initial weights."""
+    random_moves: int = 0
+    """Play the first N own moves of each game uniformly at random (seeded per game), so that
+    arena games between deterministic agents differ; 0 = never."""
     reward: str = ""
     """The game's reward function the one-ply search adds (learn/kits.py); empty = the one
     the weights were trained with (recorded in the file), else `dqn`."""
 
     def __post_init__(self) -> None:
+        if self.random_moves < 0:
+            raise ValueError("random_moves must be >= 0")
         if self.hidden < 1 or self.residual_blocks < 0 or not 0 <= self.dropout < 1:
             raise ValueError("hidden must be >= 1, residual_blocks >= 0, dropout in [0, 1)")
-        if self.lookahead not in (0, 1):
-            raise ValueError("lookahead must be 0 or 1")
+        if self.lookahead not in (-1, 0, 1):
+            raise ValueError("lookahead must be 0, 1 or -1 (as the weights file says)")
 
 
 ARCHITECTURE_FIELDS = ("hidden", "dropout", "residual_blocks", "dueling")
@@ -118,6 +124,8 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
 class DQNAgent(Agent):
     name = "dqn"
     Settings = DQNSettings
+    model_kind = "dqn"
+    """Default weights: models/<game>-<model_kind>.pt."""
 
     def __init__(self, game: Game, settings: DQNSettings | None = None, **params: Any) -> None:
         super().__init__(game, settings, **params)
@@ -131,16 +139,20 @@ class DQNAgent(Agent):
         self.inputs = int(np.prod(game.initial_state(0).encode(0).shape))
         weights = self.settings.weights
         self.trained_reward = "dqn"
+        self.recorded_lookahead = 1
         if weights.lower() == "none":
             torch.manual_seed(self.settings.seed)
             self.network = self._build()
         else:
-            path = Path(weights) if weights else default_model_path(game, "dqn", ".pt")
+            path = Path(weights) if weights else default_model_path(game, self.model_kind,
+                                                                    ".pt")
             self.network = self.load(path)
         self.network.eval()
+        self.lookahead = (self.settings.lookahead if self.settings.lookahead >= 0
+                          else self.recorded_lookahead)
         self.gamma = 0.99  # the training discount (seed 000), for the one-ply search
         self.reward = None
-        if self.settings.lookahead and has_kit(game):
+        if self.lookahead and has_kit(game):
             name = self.settings.reward or self.trained_reward
             self.reward = kit_for(game).reward(name, game).action
 
@@ -158,6 +170,7 @@ class DQNAgent(Agent):
                    "inputs": self.inputs, "actions": self.num_actions,
                    "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
                    "reward": self.trained_reward,
+                   "lookahead": getattr(self, "lookahead", 1),
                    "state_dict": self.network.state_dict(), **(extra or {})}
         tmp = path.with_name(path.name + ".tmp")
         self.torch.save(payload, tmp)
@@ -172,6 +185,7 @@ class DQNAgent(Agent):
                                 f"{payload.get('actions')} actions; {self.game.name} has "
                                 f"{self.inputs} and {self.num_actions}")
         self.trained_reward = str(payload.get("reward", "dqn"))
+        self.recorded_lookahead = int(payload.get("lookahead", 1))
         for key, value in payload["architecture"].items():
             if key in ARCHITECTURE_FIELDS:
                 setattr(self.settings, key, value)
@@ -190,8 +204,15 @@ class DQNAgent(Agent):
         with self.torch.no_grad():
             return self.network(self.torch.from_numpy(batch)).numpy()
 
+    def start_game(self, player: int, seed: int) -> None:
+        super().start_game(player, seed)
+        self.moves_played = 0
+
     def act(self, state: State, clock: Clock) -> int:
-        if self.settings.lookahead:
+        self.moves_played = getattr(self, "moves_played", 0) + 1
+        if self.moves_played <= self.settings.random_moves:
+            return self.rng.choice(state.legal_actions())
+        if self.lookahead:
             return self.search_one_ply(state)
         return self.choose(state, epsilon=0.0)
 
@@ -235,6 +256,21 @@ class DQNAgent(Agent):
                 best = max(row[a] for a in leaf.legal_actions())
                 scores[i] -= self.gamma * p * best
         return legal[int(np.argmax(scores))]
+
+
+class DuelingDQNAgent(DQNAgent):
+    """Seed 001's Dueling DQN: the same agent, loading models/<game>-dueling-dqn.pt."""
+
+    name = "dueling-dqn"
+    model_kind = "dueling-dqn"
+
+
+class MiniMaxDuelingDQNAgent(DQNAgent):
+    """Seed 001's MiniMax Dueling DQN: a dueling network trained on R(p_current) - R(p_next)
+    and played with one ply of minimax (`lookahead=1`), models/<game>-minimax-dueling-dqn.pt."""
+
+    name = "minimax-dueling-dqn"
+    model_kind = "minimax-dueling-dqn"
 
 
 def load_payload(path: str | os.PathLike[str], fmt: str, game: str, what: str) -> dict:

@@ -45,6 +45,8 @@ class LearningKit:
 
 _KITS: dict[str, str] = {
     "jungle": "boardlab.learn.kits:_jungle_kit",
+    "reversi": "boardlab.learn.kits:_reversi_kit",
+    "jungle-classic": "boardlab.learn.kits:_jungle_classic_kit",
 }
 """game name -> 'module:function' building its kit (imported on first use)."""
 _BUILT: dict[str, LearningKit] = {}
@@ -83,3 +85,24 @@ def _jungle_kit() -> LearningKit:
             "dqn": RewardFunction(rewards.dqn_reward, rewards.dqn_reply_reward),
         },
     )
+
+
+def _reversi_kit() -> LearningKit:
+    rewards: Any = importlib.import_module("boardlab.games.reversi.rewards")
+    return LearningKit(
+        table_key=rewards.table_key,
+        rewards={
+            # seed 001: R(p) for the own move (DQN, Dueling DQN) ...
+            "dqn": RewardFunction(rewards.dqn_reward, rewards.dqn_reply_reward),
+            # ... and R(p_current) - R(p_next) (MiniMax Dueling DQN)
+            "minimax": RewardFunction(rewards.dqn_reward, rewards.minimax_reply_reward),
+            # tabular Q-learning has no reward of its own in the paper: the DQN's
+            "qlearning": RewardFunction(rewards.dqn_reward, rewards.dqn_reply_reward),
+        },
+    )
+
+
+def _jungle_classic_kit() -> LearningKit:
+    rewards: Any = importlib.import_module("boardlab.games.jungle.classic_rewards")
+    both = RewardFunction(rewards.action_reward, rewards.reply_reward)
+    return LearningKit(table_key=rewards.table_key, rewards={"dqn": both, "qlearning": both})

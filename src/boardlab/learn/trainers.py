@@ -197,8 +197,12 @@ class DQNTraining:
     reply_penalty: bool = True
     """Count own pieces the opponent takes in its reply as `be captured` (docs/learning.md)."""
     reward: str = "dqn"
-    """The game's reward function: dqn (seed 000's DQN table) or qlearning (seed 000's full
-    reward with the positional term R_Pos)."""
+    """The game's reward function (learn/kits.py): jungle dqn (seed 000's DQN table) or
+    qlearning (seed 000's full reward with R_Pos); reversi dqn (seed 001's R(p)) or minimax
+    (R(p_current) - R(p_next), the MiniMax Dueling DQN's)."""
+    init: str = ""
+    """Weights file (.pt) to start from instead of a fresh network, e.g. to fine-tune a
+    trained network on another reward; its architecture must match the settings."""
 
 
 class DQNTrainer(Trainer):
@@ -215,6 +219,14 @@ class DQNTrainer(Trainer):
         self.agent = DQNAgent(game, weights="none", **(agent_params or {}))
         self.masked = self.agent.settings.masked
         self.network = self.agent.network
+        if t.init:
+            start = DQNAgent(game, weights=t.init)
+            try:
+                self.network.load_state_dict(start.network.state_dict())
+            except RuntimeError:
+                raise BoardLabError(f"init weights {t.init} have another architecture than "
+                                    "the training settings (hidden, residual_blocks, "
+                                    "dueling)") from None
         self.target = self.agent._build()
         self.target.load_state_dict(self.network.state_dict())
         self.target.eval()

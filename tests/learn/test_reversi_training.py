@@ -1,0 +1,121 @@
+"""Reversi learning (seed 001): the paper's rewards, self-play DQN training that learns, and
+the shipped networks loadable by spec strings."""
+
+import random
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from boardlab import Clock, make_agent, make_game  # noqa: E402
+from boardlab.agents.dqn import DQNAgent  # noqa: E402
+from boardlab.agents.qlearning import default_model_path  # noqa: E402
+from boardlab.games.reversi.rewards import (  # noqa: E402
+    TERMINAL_REWARD,
+    dqn_reply_reward,
+    dqn_reward,
+    minimax_reply_reward,
+    placed_square,
+)
+from boardlab.learn.cli import build_trainer  # noqa: E402
+from boardlab.learn.episodes import evaluate, play_episode  # noqa: E402
+from boardlab.learn.kits import kit_for  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def game():
+    return make_game("reversi")
+
+
+def test_own_move_earns_the_papers_flip_reward_over_100(game):
+    state = game.initial_state()
+    d3 = state.str_to_action("d3")
+    after = state.child(d3)
+    # d3 (V = -1) turns d4 (V = -1) over: R = -2, scaled by 1/100
+    assert dqn_reward(state, d3, after) == pytest.approx(-0.02)
+
+
+def test_minimax_reward_subtracts_the_opponents_reply(game):
+    state = game.initial_state()
+    after_own = state.child(state.str_to_action("d3"))
+    reply = after_own.str_to_action("c3")
+    after_reply = after_own.child(reply)
+    assert placed_square(after_own, after_reply) == reply
+    # white's c3 (V = -1) turns d4 (V = -1) back: black loses R(c3) = -2 / 100
+    assert minimax_reply_reward(after_own, after_reply, 0) == pytest.approx(0.02)
+    assert dqn_reply_reward(after_own, after_reply, 0) == 0.0
+
+
+def test_a_game_ending_move_adds_the_terminal_reward(game):
+    # black takes the last white disc: the game is over, black wins
+    state = game.state_from_text("xo" + "-" * 62 + " x")
+    c1 = state.str_to_action("c1")
+    after = state.child(c1)
+    assert after.is_terminal()
+    assert dqn_reward(state, c1, after) == pytest.approx((10 - 20) / 100 + TERMINAL_REWARD)
+
+
+def test_reversi_kit_has_the_papers_two_rewards_and_an_exact_table_key(game):
+    kit = kit_for(game)
+    assert {"dqn", "minimax"} <= set(kit.rewards)
+    start = game.initial_state()
+    assert kit.table_key(start) != kit.table_key(start.child(start.legal_actions()[0]))
+    assert kit.table_key(start) == kit.table_key(game.initial_state())
+
+
+def test_weights_file_records_whether_to_search(game, tmp_path):
+    plain = DQNAgent(game, weights="none", hidden=16, lookahead=0)
+    plain.save(tmp_path / "plain.pt")
+    assert make_agent(f"dqn:weights={tmp_path / 'plain.pt'}", game).lookahead == 0
+    searched = make_agent(f"dqn:weights={tmp_path / 'plain.pt'},lookahead=1", game)
+    assert searched.lookahead == 1 and searched.reward is not None
+
+
+def _score(game, agent, games=40):
+    opponent = make_agent("random", game)
+    return evaluate(game, lambda: agent, opponent, games, base_seed=11)[0]
+
+
+def test_reversi_self_play_training_learns(game):
+    """A CI-sized run: the loss falls and the greedy network beats random more often than
+    the same network did untrained."""
+    game, trainer = build_trainer(
+        "reversi", "dqn", "hidden=64,residual_blocks=1,dropout=0,lookahead=0,lr=1e-3,"
+        "gamma=0.9,warmup=256,train_every=2,epsilon=0.3,epsilon_decay=1,target_sync=5")
+    before = _score(game, trainer.player())
+    losses = []
+    for k in range(40):
+        trainer.start_episode(0, k)
+        play_episode(game, trainer, trainer.reward, "self", {}, seed=k, learner_seat=0)
+        trainer.end_episode()
+        if trainer.losses:
+            losses.append(trainer.take_losses())
+    after = _score(game, trainer.player())
+    assert trainer.updates > 800
+    assert np.mean(losses[-5:]) < 0.7 * np.mean(losses[:3])
+    assert after >= before + 0.15, (before, after)
+
+
+def _one_game(game, agents, seed=0):
+    state = game.initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        mover = state.current_player()
+        action = agents[mover].act(state.view(mover, rng), Clock())
+        assert action in state.legal_actions()
+        state.apply(action)
+    return state
+
+
+@pytest.mark.parametrize("spec, kind, lookahead, dueling", [
+    ("dqn", "dqn", 0, False),
+    ("boardlab.agents.dqn:DuelingDQNAgent", "dueling-dqn", 0, True),
+    ("boardlab.agents.dqn:MiniMaxDuelingDQNAgent", "minimax-dueling-dqn", 1, True),
+])
+def test_shipped_reversi_networks_load_by_spec_and_play(game, spec, kind, lookahead, dueling):
+    if not default_model_path(game, kind, ".pt").is_file():
+        pytest.skip(f"models/reversi-{kind}.pt is not shipped in this checkout")
+    agent = make_agent(spec, game)
+    assert agent.lookahead == lookahead and agent.settings.dueling == dueling
+    _one_game(game, [agent, make_agent("random", game)])
