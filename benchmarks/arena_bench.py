@@ -36,13 +36,20 @@ def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the workers, once stopped)."""
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(with_children: bool = True) -> float:
+    """CPU time of this process and (by default) of its finished children (the workers,
+    once stopped)."""
     import resource
 
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    total = own.ru_utime + own.ru_stime
+    if with_children:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        total += children.ru_utime + children.ru_stime
+    return total
 
 
 def game_log(path: Path) -> list[tuple]:
@@ -58,21 +65,41 @@ def speed(args: argparse.Namespace) -> dict:
         logs = {}
         for workers in (1, 2):
             path = Path(folder) / f"w{workers}.sqlite"
-            started, cpu = time.perf_counter(), cpu_seconds()
+            started, cpu, own = time.perf_counter(), cpu_seconds(), cpu_seconds(False)
+            per_worker: dict[int, float] = {}
+
+            def on_game(row: object) -> None:
+                for pid in children():  # each worker's CPU so far (the tracker uses ~none)
+                    try:
+                        with open(f"/proc/{pid}/stat") as stat:
+                            fields = stat.read().rsplit(")", 1)[1].split()
+                        per_worker[pid] = (int(fields[11]) + int(fields[12])) / TICKS
+                    except (OSError, IndexError, ValueError):
+                        pass
+
             result = run_tournament(args.game, SPEED_AGENTS, args.games, path, seed=args.seed,
-                                    workers=workers, progress=False)
+                                    workers=workers, progress=False, on_game=on_game)
             seconds = time.perf_counter() - started
             used = cpu_seconds() - cpu
+            arena = cpu_seconds(False) - own
             logs[workers] = game_log(path)
             # cpu_per_wall near the worker count means the run got the cores it asked for;
             # far below it, the machine's other work took them (see benchmarks/arena.md).
             run = {"workers": workers, "seconds": round(seconds, 2), "games": result.played,
                    "games_per_s": round(result.played / seconds, 2),
                    "cpu_seconds": round(used, 1), "cpu_per_wall": round(used / seconds, 2),
+                   "arena_process_cpu": round(arena, 1),
+                   "worker_cpu": sorted(round(c, 1) for c in per_worker.values()),
                    "load_after": load()}
             out["runs"].append(run)
             print(json.dumps(run), flush=True)
     out["ratio"] = round(out["runs"][0]["seconds"] / out["runs"][1]["seconds"], 3)
+    # Not a measurement of wall time: the ratio these CPU times would allow on two otherwise
+    # idle cores (the longest worker, or all the work shared by two cores, whichever is more).
+    one, two = out["runs"]
+    busiest = max(two["worker_cpu"] or [0.0])
+    bound = max(busiest, two["cpu_seconds"] / 2)
+    out["cpu_bound_ratio"] = round(one["cpu_seconds"] / bound, 3) if bound else None
     out["identical"] = logs[1] == logs[2]
     out["load_after"] = load()
     return out

@@ -335,6 +335,7 @@ class WorkerPool:
                         task = worker.task
                         worker.task = None
                         assert task is not None
+                        feed(worker)  # before the caller stores this game: no idle worker
                         yield task, result
         finally:
             for worker in workers:
