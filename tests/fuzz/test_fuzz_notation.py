@@ -35,8 +35,9 @@ UNICODE_DIGITS = "²³¹٣۵१௮"
 
 @st.composite
 def mutated(draw: st.DrawFn, corpus: tuple[str, ...]) -> str:
-    """A real text with one to four edits (replace, insert, delete a span, cut, duplicate),
-    each at a random character, with a nasty piece or a notation character. The edits are
+    """A real text with one to four edits (replace, insert, delete a span, cut, duplicate,
+    swap an ASCII digit for a Unicode one), at a random character, with a nasty piece or a
+    notation character. The edits are
     driven by a seeded `random.Random` that Hypothesis draws, which spreads them far more
     than Hypothesis's own small-value bias would; the failing text is in the error."""
     rng = draw(st.randoms(use_true_random=False))
@@ -46,8 +47,12 @@ def mutated(draw: st.DrawFn, corpus: tuple[str, ...]) -> str:
         kind = rng.random()
         piece = (rng.choice(UNICODE_DIGITS) if kind < 0.2 else rng.choice(NASTY) if kind < 0.7
                  else rng.choice(NOTATION_CHARS))
-        edit = rng.randrange(5)
-        if edit == 0:
+        edit = rng.randrange(6)
+        digits = [i for i, char in enumerate(text) if "0" <= char <= "9"]
+        if edit == 5 and digits:  # a number field written in other digits
+            at = rng.choice(digits)
+            text = text[:at] + rng.choice(UNICODE_DIGITS) + text[at + 1:]
+        elif edit == 0:
             text = text[:at] + piece + text[at + 1:]
         elif edit == 1:
             text = text[:at] + piece + text[at:]
