@@ -236,5 +236,5 @@ def _field_docs(settings_class: type) -> dict[str, str]:
         if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
                 and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
                 and isinstance(after.value.value, str)):
-            docs[node.target.id] = after.value.value.strip().splitlines()[0]
+            docs[node.target.id] = " ".join(after.value.value.split())  # all of it, one line
     return docs
