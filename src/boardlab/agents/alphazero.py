@@ -1,5 +1,7 @@
-"""AlphaZero (Silver et al. 2018, "A general reinforcement learning algorithm that masters chess,
-shogi and Go through self-play"): PUCT search guided by a policy/value network.
+"""AlphaZero (Silver et al. 2018): PUCT search guided by a policy/value network.
+
+The paper: "A general reinforcement learning algorithm that masters chess, shogi and Go
+through self-play", Science 362 (2018).
 
 The network reads the game's `State.encode(player)` planes (channels, height, width) and gives
 a prior over the game's whole action space and a value in [-1, 1] for the player to move. A
