@@ -17,7 +17,11 @@ the argmax over every action, as the seed's unmasked agent did (an illegal choic
 a match; in training it earns the invalid-action penalty). `lookahead=1` adds a one-ply
 search: each legal action a is scored E[r(s, a) - gamma max_b Q_opp(s', b)], the game's DQN
 reward for the ply plus the opponent's best Q after it negated, chance outcomes averaged
-exactly; see docs/learning.md for both figures.
+exactly; see docs/learning.md for both figures. A weights file records its trainer's
+`lookahead`, and the agent follows it unless the spec says otherwise (Reversi's DQN and Dueling
+DQN play the network alone, its MiniMax Dueling DQN searches). `DuelingDQNAgent` and
+`MiniMaxDuelingDQNAgent` are the same agent with other default weights files
+(models/<game>-dueling-dqn.pt, models/<game>-minimax-dueling-dqn.pt).
 
 Weights files are `torch.save` dicts of tensors and plain values, read with
 `torch.load(weights_only=True)`, so loading never runs code from the file.
