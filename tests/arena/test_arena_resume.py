@@ -155,3 +155,12 @@ def test_a_version_1_store_is_upgraded_keeping_its_games_and_reports(tmp_path):
     assert version.fetchone()[0] == SCHEMA_VERSION
     result = run_tournament("jungle", AGENTS, 3, db, seed=4, progress=False)
     assert result.played == 3
+
+
+def test_report_lists_recorded_tournaments_once_even_when_they_share_a_seed(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run_tournament("jungle", ["random", "greedy"], 1, db, progress=False)
+    run_tournament("jungle", ["random", "minimax:depth=1"], 1, db, progress=False)
+    entries = stored_tournaments(db)
+    assert [entry.agents for entry in entries] == [("random", "greedy"),
+                                                   ("random", "minimax:depth=1")]

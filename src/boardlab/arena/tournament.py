@@ -170,18 +170,25 @@ def stored_tournaments(db_path: str | os.PathLike[str]) -> list[TournamentEntry]
     an order that keeps every stored pair as it was listed)."""
     with ResultStore(db_path) as store:
         entries = store.tournaments()
-        known = {(e.game, e.base_seed, e.time_per_move, frozenset(e.agents)) for e in entries}
         groups: dict[tuple[str, int, float | None], list[GameKey]] = {}
         for row in store.games(with_moves=False):
             key = row.key
-            groups.setdefault((key.game, key.base_seed, key.time_per_move), []).append(key)
+            if not any(_belongs(key, entry) for entry in entries):
+                groups.setdefault((key.game, key.base_seed, key.time_per_move), []).append(key)
     for (game, seed, limit), keys in groups.items():
         agents = _listed_order(keys)
-        if (game, seed, limit, frozenset(agents)) in known:
-            continue
         per_pair = max(key.game_index for key in keys) + 1
         entries.append(TournamentEntry(game, tuple(agents), per_pair, seed, limit))
     return entries
+
+
+def _belongs(key: GameKey, entry: TournamentEntry) -> bool:
+    """Whether the game `key` is one of the tournament `entry`'s games."""
+    return (key.game, key.base_seed, key.time_per_move) == \
+        (entry.game, entry.base_seed, entry.time_per_move) \
+        and key.pair_a in entry.agents and key.pair_b in entry.agents \
+        and entry.agents.index(key.pair_a) < entry.agents.index(key.pair_b) \
+        and key.game_index < entry.games_per_pair
 
 
 def _listed_order(keys: list[GameKey]) -> list[str]:
