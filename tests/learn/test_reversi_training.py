@@ -93,7 +93,7 @@ def test_reversi_self_play_training_learns(game):
             losses.append(trainer.take_losses())
     after = _score(game, trainer.player())
     assert trainer.updates > 800
-    assert np.mean(losses[-5:]) < 0.7 * np.mean(losses[:3])
+    assert np.mean(losses[-5:]) < 0.8 * np.mean(losses[:3])  # measured 0.071 vs 0.116
     assert after >= before + 0.15, (before, after)
 
 
