@@ -119,3 +119,13 @@ def test_shipped_reversi_networks_load_by_spec_and_play(game, spec, kind, lookah
     agent = make_agent(spec, game)
     assert agent.lookahead == lookahead and agent.settings.dueling == dueling
     _one_game(game, [agent, make_agent("random", game)])
+
+
+def test_a_weights_file_with_a_bad_lookahead_is_a_one_line_error(game, tmp_path):
+    from boardlab import BoardLabError
+
+    agent = DQNAgent(game, weights="none", hidden=16, lookahead=0)
+    agent.lookahead = "deep"
+    agent.save(tmp_path / "bad.pt")
+    with pytest.raises(BoardLabError, match="bad.pt record lookahead 'deep'"):
+        make_agent(f"dqn:weights={tmp_path / 'bad.pt'}", game)

@@ -189,7 +189,11 @@ class DQNAgent(Agent):
                                 f"{payload.get('actions')} actions; {self.game.name} has "
                                 f"{self.inputs} and {self.num_actions}")
         self.trained_reward = str(payload.get("reward", "dqn"))
-        self.recorded_lookahead = int(payload.get("lookahead", 1))
+        recorded = payload.get("lookahead", 1)
+        if recorded not in (0, 1) or isinstance(recorded, bool):
+            raise BoardLabError(f"DQN weights {path} record lookahead {recorded!r}; "
+                                "expected 0 or 1")
+        self.recorded_lookahead = int(recorded)
         for key, value in payload["architecture"].items():
             if key in ARCHITECTURE_FIELDS:
                 setattr(self.settings, key, value)
