@@ -67,16 +67,11 @@ def open_bytes(door: str, data: bytes) -> None:
         documented(door, read_everything, path)
 
 
-STORE_BUG = ("arena/store.py lets sqlite3.DatabaseError (add, count, tournaments), "
-             "json.JSONDecodeError (games) and UnicodeDecodeError (opening) out of a damaged "
-             "file; fix proposed in docs/reliability.md")
 
-
-@pytest.mark.xfail(strict=True, reason=STORE_BUG)
 def test_a_damaged_results_store_reads_or_raises_a_boardlab_error() -> None:
     good = good_store_bytes()
 
-    @fuzz_settings(max_examples=200, known_bug=True)
+    @fuzz_settings(max_examples=200)
     @given(seed=st.integers(0, 2 ** 32 - 1))
     def attack(seed: int) -> None:
         open_bytes("results store: damaged", damaged(good, random.Random(seed)))
@@ -90,7 +85,6 @@ def corrupt_first_row(path: Path, column: str, value: object) -> None:
                      (value,))
 
 
-@pytest.mark.xfail(strict=True, reason=STORE_BUG)
 def test_a_stored_game_whose_moves_are_not_json_raises_a_boardlab_error(tmp_path: Path) -> None:
     path = tmp_path / "results.sqlite"
     path.write_bytes(good_store_bytes())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -196,7 +197,7 @@ class ResultStore:
             self._open_schema()
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable per commit
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
             self._conn.close()
             raise BoardLabError(f"{self.path} is not a readable BoardLab results database "
                                 f"(SQLite says: {error})") from None
@@ -292,7 +293,7 @@ class ResultStore:
                   json.dumps(record.movers), json.dumps(record.returns), record.reason,
                   record.forfeit, json.dumps(record.move_seconds), record.plies,
                   _boardlab_version(), _now(), git_commit())
-        with self._transaction():
+        with self._damage_is_an_error("storing a game"), self._transaction():
             cursor = self._conn.execute(
                 "INSERT OR IGNORE INTO games (game, seat0, seat1, pair_a, pair_b, game_index, "
                 "base_seed, time_per_move, seed, seats, actions, movers, returns, reason, "
@@ -346,13 +347,21 @@ class ResultStore:
             key = GameKey(*row[:8])
             if allowed is not None and not (key.seat0 in allowed and key.seat1 in allowed):
                 continue
-            record = GameRecord(
-                game=key.game, agents=[key.seat0, key.seat1], seed=row[8],
-                actions=json.loads(row[9]) if with_moves else [],
-                movers=json.loads(row[10]) if with_moves else [],
-                returns=json.loads(row[11]), reason=row[12], forfeit=row[13],
-                move_seconds=json.loads(row[14]) if with_moves else [], plies=row[15])
+            try:
+                record = self._record(key, row, with_moves)
+            except (ValueError, TypeError) as error:  # JSON damaged on disk
+                raise BoardLabError(f"{self.path}: stored game {key.game_index} of "
+                                    f"{key.pair_a} vs {key.pair_b} is damaged ({error})") from None
             yield GameRow(key, record, row[16], row[17], row[18])
+
+    @staticmethod
+    def _record(key: GameKey, row: Any, with_moves: bool) -> GameRecord:
+        return GameRecord(
+            game=key.game, agents=[key.seat0, key.seat1], seed=row[8],
+            actions=json.loads(row[9]) if with_moves else [],
+            movers=json.loads(row[10]) if with_moves else [],
+            returns=json.loads(row[11]), reason=row[12], forfeit=row[13],
+            move_seconds=json.loads(row[14]) if with_moves else [], plies=row[15])
 
     # --- tournaments -----------------------------------------------------------------------
     def add_tournament(self, entry: "TournamentEntry") -> None:
@@ -361,7 +370,7 @@ class ResultStore:
         values = (entry.game, json.dumps(list(entry.agents)), entry.games_per_pair,
                   entry.base_seed, entry.time_per_move, entry.memory_mb)
         now = _now()
-        with self._transaction():
+        with self._damage_is_an_error("storing the tournament"), self._transaction():
             cursor = self._conn.execute(
                 "UPDATE tournaments SET updated_at = ?, memory_mb = ? WHERE game = ? AND "
                 "agents = ? AND games_per_pair = ? AND base_seed = ? AND "
@@ -375,13 +384,26 @@ class ResultStore:
 
     def tournaments(self) -> list["TournamentEntry"]:
         """The tournaments run on this store, oldest first."""
-        rows = self._conn.execute(
-            "SELECT game, agents, games_per_pair, base_seed, time_per_move, memory_mb, "
-            "started_at, updated_at FROM tournaments ORDER BY id").fetchall()
-        return [TournamentEntry(row[0], tuple(json.loads(row[1])), *row[2:]) for row in rows]
+        with self._damage_is_an_error("reading the tournaments"):
+            rows = self._conn.execute(
+                "SELECT game, agents, games_per_pair, base_seed, time_per_move, memory_mb, "
+                "started_at, updated_at FROM tournaments ORDER BY id").fetchall()
+            return [TournamentEntry(row[0], tuple(json.loads(row[1])), *row[2:])
+                    for row in rows]
 
     def count(self) -> int:
-        return self._conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        with self._damage_is_an_error("counting games"):
+            return self._conn.execute("SELECT count(*) FROM games").fetchone()[0]
+
+    @contextmanager
+    def _damage_is_an_error(self, doing: str) -> Iterator[None]:
+        """A damaged file found mid-way (a bad page, undecodable text) is a BoardLabError
+        naming the file, like one found when opening it."""
+        try:
+            yield
+        except (sqlite3.DatabaseError, ValueError, TypeError) as error:
+            raise BoardLabError(f"{self.path}: {doing} failed: the results database is "
+                                f"damaged ({type(error).__name__}: {error})") from None
 
     def close(self) -> None:
         self._conn.close()
