@@ -185,18 +185,12 @@ def mutated_model(good: bytes, rng: random.Random) -> bytes:
     return bytes(rng.randrange(256) for _ in range(rng.randrange(400)))
 
 
-QTABLE_BUG = ("agents/qlearning.py QTable.load lets zlib.error out of a damaged npz member "
-              "(and IndexError/TypeError out of arrays of the wrong shape); fix proposed in "
-              "docs/reliability.md")
-
-
-@pytest.mark.parametrize("kind", [
-    "dqn", pytest.param("qlearning", marks=pytest.mark.xfail(strict=True, reason=QTABLE_BUG))])
+@pytest.mark.parametrize("kind", ["dqn", "qlearning"])
 def test_a_damaged_model_file_loads_or_raises_a_boardlab_error(kind: str) -> None:
     pytest.importorskip("torch")
     good = (MODELS / ("jungle-dqn.pt" if kind == "dqn" else "jungle-qlearning.npz")).read_bytes()
 
-    @fuzz_settings(max_examples=50, known_bug=kind == "qlearning")
+    @fuzz_settings(max_examples=50)
     @given(seed=st.integers(0, 2 ** 32 - 1))
     def attack(seed: int) -> None:
         with tempfile.TemporaryDirectory() as folder:
@@ -238,15 +232,11 @@ def dqn_payload_variants() -> dict[str, object]:
     return variants
 
 
-DQN_BUG = ("agents/dqn.py DQNAgent.load reads payload['architecture'] and builds the network "
-           "outside its try: KeyError, AttributeError, TypeError, RuntimeError escape; fix "
-           "proposed in docs/reliability.md")
 DQN_VARIANTS = ["not a dict", "no format", "other game", "inputs differ", "inputs not a number",
                 "no state_dict", "a tensor of the wrong shape", "a tensor missing",
-                "hidden is zero"] + [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=DQN_BUG))
-    for name in ["state_dict not a dict", "no architecture", "architecture not a dict",
-                 "hidden is text", "hidden is negative", "residual_blocks is text"]]
+                "hidden is zero", "state_dict not a dict", "no architecture",
+                "architecture not a dict", "hidden is text", "hidden is negative",
+                "residual_blocks is text"]
 
 
 @pytest.mark.parametrize("variant", DQN_VARIANTS)
@@ -276,10 +266,8 @@ def qtable_variants() -> dict[str, dict[str, np.ndarray]]:
 
 
 QTABLE_VARIANTS = ["no keys", "lengths longer than keys", "game as a number",
-                   "format as bytes"] + [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=QTABLE_BUG))
-    for name in ["keys one-dimensional", "lengths too few", "index out of range",
-                 "negative index", "values as text"]]
+                   "format as bytes", "keys one-dimensional", "lengths too few",
+                   "index out of range", "negative index", "values as text"]
 
 
 @pytest.mark.parametrize("variant", QTABLE_VARIANTS)

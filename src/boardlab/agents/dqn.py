@@ -194,15 +194,16 @@ class DQNAgent(Agent):
             raise BoardLabError(f"DQN weights {path} record lookahead {recorded!r}; "
                                 "expected 0 or 1")
         self.recorded_lookahead = int(recorded)
-        for key, value in payload["architecture"].items():
-            if key in ARCHITECTURE_FIELDS:
-                setattr(self.settings, key, value)
-        network = self._build()
-        try:
+        try:  # everything below reads the file's fields: a bad one is the file's fault
+            for key, value in payload["architecture"].items():
+                if key in ARCHITECTURE_FIELDS:
+                    setattr(self.settings, key, value)
+            network = self._build()
             network.load_state_dict(payload["state_dict"])
-        except (RuntimeError, KeyError) as error:
+        except (RuntimeError, KeyError, AttributeError, TypeError, ValueError) as error:
             raise BoardLabError(f"DQN weights {path} do not fit the network they describe: "
-                                f"{str(error).splitlines()[0]}") from None
+                                f"{type(error).__name__}: "
+                                f"{(str(error).splitlines() or [''])[0]}") from None
         return network
 
     # --- playing -------------------------------------------------------------------------------

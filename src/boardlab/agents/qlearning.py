@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,16 +144,22 @@ class QTable:
                 index, actions, values = data["index"], data["actions"], data["values"]
         except BoardLabError:
             raise
-        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
             raise BoardLabError(f"Q table {path} is unreadable (truncated or not an npz "
                                 f"file): {type(error).__name__}: {error}") from None
         table = cls()
-        rows = [bytes(keys[i, :lengths[i]]) for i in range(len(keys))]
-        for key, count in zip(rows, visits.tolist()):
-            table.q[key] = {}
-            table.visits[key] = int(count)
-        for i, action, value in zip(index.tolist(), actions.tolist(), values.tolist()):
-            table.q[rows[i]][int(action)] = float(value)
+        try:
+            rows = [bytes(keys[i, :lengths[i]]) for i in range(len(keys))]
+            for key, count in zip(rows, visits.tolist()):
+                table.q[key] = {}
+                table.visits[key] = int(count)
+            for i, action, value in zip(index.tolist(), actions.tolist(), values.tolist()):
+                if not 0 <= i < len(rows):
+                    raise IndexError(f"row {i} of {len(rows)}")
+                table.q[rows[i]][int(action)] = float(value)
+        except (IndexError, TypeError, ValueError) as error:  # arrays that do not fit together
+            raise BoardLabError(f"Q table {path} is damaged: its arrays do not fit together "
+                                f"({type(error).__name__}: {error})") from None
         return table
 
 
