@@ -28,6 +28,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nboardlab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `boardlab play ... | head`: the reader left, nothing is wrong
+        import os
+
+        # Point stdout at /dev/null so Python's flush at exit does not fail a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as error:  # the last line of defence: one line, details with --debug
         if args.debug:
             raise
@@ -147,7 +153,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
     for name in agent_names():
         cls = agent_class(name)
-        doc = (cls.__module__ and sys.modules[cls.__module__].__doc__ or "").strip()
+        # a subclass that says what it is (dueling-dqn) speaks for itself; else its module
+        own = cls.__dict__.get("__doc__")
+        doc = (own or cls.__module__ and sys.modules[cls.__module__].__doc__ or "").strip()
         print(f"{name}: {doc.splitlines()[0] if doc else ''}")
         for param, default, help_text in describe_settings(cls.Settings):
             print(f"    {param}={default}  {help_text}")

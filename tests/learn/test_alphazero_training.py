@@ -104,3 +104,16 @@ def test_train_command_reports_throughput_and_the_batching_gain(tmp_path, capsys
         train_command("reversi", str(tmp_path / "run2"), "learning_rate=1", seed=2)
     with pytest.raises(ParseError, match="names a file"):
         train_command("reversi", str(tmp_path / "w.pt"), "", seed=2)
+
+
+def test_boardlab_train_alphazero_runs_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    params = ",".join(f"{k}={v}" for k, v in {**TINY, "eval_games": 0}.items())
+    result = subprocess.run(
+        [sys.executable, "-m", "boardlab.cli", "train", "reversi", "alphazero", "--out",
+         str(tmp_path / "az"), "--params", params + ",iterations=1"],
+        capture_output=True, text=True, env={**__import__("os").environ, "COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    assert "iteration 1:" in result.stdout and (tmp_path / "az" / "weights.pt").exists()

@@ -14,20 +14,24 @@ from typing import Any
 from ..core.game import BoardLabError, ParseError
 from ..core.registry import build_settings, make_game, split_params
 
-ALGORITHMS = ("qlearning", "dqn")
+ALGORITHMS = ("qlearning", "dqn", "alphazero")
 
 
 def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add `train` to an argparse subparsers object; the command runs `args.run(args)`."""
     train = subparsers.add_parser(
-        "train", help="train a learning agent (qlearning, dqn); a rerun resumes",
+        "train", help="train a learning agent (qlearning, dqn, alphazero); a rerun resumes",
         description="Train a learning agent with a progress bar, periodic evaluation against "
                     "random and greedy, a metrics CSV and a learning-curve PNG next to --out. "
-                    "Rerunning the same command resumes from the checkpoint PATH.ckpt.")
+                    "Rerunning the same command resumes from the checkpoint PATH.ckpt. "
+                    "alphazero writes a directory (--out DIR) and takes its settings from "
+                    "--params (iterations=, minutes=, workers=, sims=, value_target=, ...); "
+                    "--episodes, --opponent and --eval-* do not apply to it.")
     train.add_argument("game", help="game spec, e.g. jungle")
     train.add_argument("agent", choices=ALGORITHMS)
     train.add_argument("--out", required=True, help="weights file to write, e.g. "
-                       "models/jungle-dqn.pt or models/jungle-qlearning.npz")
+                       "models/jungle-dqn.pt or models/jungle-qlearning.npz; a directory "
+                       "for alphazero")
     train.add_argument("--episodes", type=int, default=2000, help="total episodes (default 2000)")
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--opponent", default="",
@@ -74,6 +78,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     from .loop import paths_for, run_training
 
     console = Console()
+    if args.agent == "alphazero":  # its own loop: self-play, a gate, a directory of files
+        from .alphazero import train_command
+
+        return train_command(args.game, args.out, args.params, args.seed,
+                             progress=not args.no_progress)
     if args.eval_every < 1 or args.eval_games < 1:
         raise BoardLabError("--eval-every and --eval-games must be at least 1")
     out = Path(args.out)
