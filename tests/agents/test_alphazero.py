@@ -79,3 +79,30 @@ def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
         make_agent(f"alphazero:weights={path}", make_game("minichess"))
     with pytest.raises(BoardLabError, match="does not exist"):
         make_agent(f"alphazero:weights={tmp_path / 'missing.pt'}", game)
+
+
+def test_the_shipped_reversi_network_beats_random():
+    from pathlib import Path
+
+    if not (Path(__file__).resolve().parents[2] / "models" / "reversi-alphazero.pt").exists():
+        pytest.skip("models/reversi-alphazero.pt is not in this checkout")
+    game = make_game("reversi")
+    agent = make_agent("alphazero:sims=16", game)
+    score = 0.0
+    for seed in range(4):
+        seats = [agent, make_agent("random", game)]
+        me = seed % 2
+        if me:
+            seats.reverse()
+        record = play_match(game, seats, seed=seed)
+        score += (record.returns[me] + 1) / 2
+    assert score >= 3.5, f"shipped AlphaZero scored {score}/4 against random"
+
+
+@pytest.mark.slow
+def test_the_shipped_reversi_network_beats_mcts_with_the_same_simulations(tmp_path):
+    from boardlab.arena.tournament import run_tournament
+
+    result = run_tournament("reversi", ["alphazero:sims=64", "mcts:sims=64"], 40,
+                            tmp_path / "az.sqlite", workers=2, progress=False)
+    assert result.pairs[0].a_score >= 0.6
