@@ -350,16 +350,13 @@ class AlphaZeroAgent(Agent):
     # --- files ---------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
         """Write the weights and the architecture (atomically); returns the bytes written."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from .dqn import save_payload
+
         payload = {"format": FORMAT, "version": VERSION, "game": self.game.name,
                    "shape": list(self.shape), "actions": self.game.num_actions,
                    "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
                    "state_dict": self.network.state_dict(), **(extra or {})}
-        tmp = path.with_name(path.name + ".tmp")
-        self.torch.save(payload, tmp)
-        os.replace(tmp, path)
-        return path.stat().st_size
+        return save_payload(path, payload)
 
     def load(self, path: Path):
         from .dqn import load_payload

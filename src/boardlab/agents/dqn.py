@@ -168,18 +168,13 @@ class DQNAgent(Agent):
     # --- files ---------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
         """Write the weights and the architecture; returns the bytes written."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"format": FORMAT, "version": VERSION, "game": self.game.name,
                    "inputs": self.inputs, "actions": self.num_actions,
                    "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
                    "reward": self.trained_reward,
                    "lookahead": getattr(self, "lookahead", 1),
                    "state_dict": self.network.state_dict(), **(extra or {})}
-        tmp = path.with_name(path.name + ".tmp")
-        self.torch.save(payload, tmp)
-        os.replace(tmp, path)
-        return path.stat().st_size
+        return save_payload(path, payload)
 
     def load(self, path: Path):
         """Read a weights file into a new network, taking its architecture from the file."""
@@ -280,6 +275,19 @@ class MiniMaxDuelingDQNAgent(DQNAgent):
 
     name = "minimax-dueling-dqn"
     model_kind = "minimax-dueling-dqn"
+
+
+def save_payload(path: str | os.PathLike[str], payload: dict) -> int:
+    """torch.save to a temporary file renamed over `path`, so a crash never leaves half a
+    weights file; returns the bytes written."""
+    import torch
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(payload, tmp)
+    os.replace(tmp, path)
+    return path.stat().st_size
 
 
 def load_payload(path: str | os.PathLike[str], fmt: str, game: str, what: str) -> dict:
