@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from docs_hook import settings_tables_hook
 
 from boardlab.core.registry import agent_class, agent_names
 
@@ -16,15 +15,7 @@ AGENTS = ROOT / "docs" / "agents"
 
 
 def _hook():
-    """docs/_hooks/settings_tables.py, the MkDocs hook that writes the parameter tables."""
-    name = "boardlab_docs_settings_tables"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "docs/_hooks/settings_tables.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return settings_tables_hook()
 
 
 def _documented_parameters(page: Path) -> set[str]:

@@ -1,11 +1,10 @@
 """Game pages: one per registered game, in the nav, each with its start position pictured."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from docs_hook import settings_tables_hook
 
 from boardlab.core.registry import game_names
 
@@ -13,14 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _hook():
-    name = "boardlab_docs_settings_tables"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "docs/_hooks/settings_tables.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return settings_tables_hook()
 
 
 @pytest.mark.parametrize("name", game_names())
