@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from boardlab import CHANCE, make_game
-from test_all_games import loadable_games
+from boardlab.core.registry import game_names
 
 
-@pytest.mark.parametrize("name", loadable_games())
+@pytest.mark.parametrize("name", game_names())
 def test_states_draw_as_well_formed_svg_with_and_without_the_last_move(name):
     game = make_game(name)
     state = game.initial_state(seed=3)

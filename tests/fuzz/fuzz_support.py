@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, settings
 from boardlab.core.game import CHANCE, BoardLabError, Game, State
 from boardlab.arena.store import GameKey, ResultStore
 from boardlab.core.match import play_match
-from boardlab.core.registry import game_names, make_agent, make_game
+from boardlab.core.registry import make_agent, make_game
 
 SLOWEST_CALL_S = 5.0
 """A single parse taking longer than this counts as a hang (generous: the machine is shared)."""
@@ -78,17 +78,6 @@ def documented(door: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -
     finally:
         seconds = time.perf_counter() - started
         assert seconds < SLOWEST_CALL_S, f"{door}: one call took {seconds:.1f}s"
-
-
-def loadable_game_names() -> list[str]:
-    names = []
-    for name in game_names():
-        try:
-            make_game(name)
-        except ImportError:  # a game being written: its entry point exists, its module not yet
-            continue
-        names.append(name)
-    return names
 
 
 def random_step(state: State, rng: random.Random) -> int:

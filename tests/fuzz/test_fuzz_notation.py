@@ -15,11 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boardlab.core.game import CHANCE, BoardLabError, ParseError, State
-from fuzz_support import (documented, fuzz_settings, game_of, loadable_game_names,
+from boardlab.core.registry import game_names
+from fuzz_support import (documented, fuzz_settings, game_of,
                           random_step, sample_move_texts, sample_position_texts,
                           sample_positions)
 
-GAMES = loadable_game_names()
+GAMES = game_names()
 
 # Characters a move or a FEN is made of, plus the ones that break naive parsers: Unicode
 # digits ('²' passes str.isdigit() but not int()), signs, separators and control characters.

@@ -19,9 +19,10 @@ import pytest
 
 from boardlab.core.game import CHANCE, BoardLabError, ParseError, State
 from boardlab.core.registry import make_game
-from fuzz_support import COUNTER, loadable_game_names
+from boardlab.core.registry import game_names
+from fuzz_support import COUNTER
 
-GAMES = loadable_game_names()
+GAMES = game_names()
 DEFAULT_CAPS = {"xiangqi": 80, "sequence": 90}
 """Decisions a game in the default suite: the Python engines' long games cost the most."""
 

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from boardlab.core.agent import Clock
 from boardlab.core.game import State
 from boardlab.core.registry import agent_class, agent_names, game_class, make_agent, make_game
-from fuzz_support import documented, fuzz_settings, loadable_game_names
+from boardlab.core.registry import game_names
+from fuzz_support import documented, fuzz_settings
 
-GAMES = loadable_game_names()
+GAMES = game_names()
 AGENTS = agent_names()
 ACTING_GAMES = ["jungle", "reversi", "minichess"]
 """Where built agents are asked for a move: quick games, chance included (jungle)."""

@@ -11,7 +11,9 @@ import random
 
 import pytest
 
-from web_helpers import loadable_games, short_spec
+from boardlab.core.registry import game_names
+
+from web_helpers import short_spec
 
 MAX_HUMAN_MOVES = 400
 
@@ -60,7 +62,7 @@ def click_one_move(page, rng: random.Random) -> None:
     page.wait_for_function(IDLE, arg=before)
 
 
-@pytest.mark.parametrize("name", loadable_games())
+@pytest.mark.parametrize("name", game_names())
 def test_a_person_plays_a_whole_game_against_random_by_clicks(page, live_server, tmp_path,
                                                               name):
     rng = random.Random(2024)

@@ -16,12 +16,14 @@ import time
 import httpx
 import pytest
 
-from web_helpers import loadable_games, short_spec
+from boardlab.core.registry import game_names
+
+from web_helpers import short_spec
 
 GAMES = 50
 TIME_BOUND_S = 60.0
 LOAD_GAMES = [name for name in ("reversi", "minichess", "jungle", "xiangqi")
-              if name in loadable_games()]
+              if name in game_names()]
 
 
 def play_one(base: str, spec: str, seed: int, latencies: list[float], errors: list[str],

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from web_helpers import loadable_games
 
 from boardlab import render
 from boardlab.core.game import TERMINAL, Game, GameFacts, State
@@ -14,9 +13,10 @@ from boardlab.core.registry import make_game
 from boardlab.web import sessions as sessions_module
 from boardlab.web.cli import add_serve_parser
 from boardlab.web.sessions import Session
+from boardlab.core.registry import game_names
 
 
-@pytest.mark.parametrize("name", [n for n in loadable_games() if render.has_renderer(n)])
+@pytest.mark.parametrize("name", [n for n in game_names() if render.has_renderer(n)])
 def test_every_drawn_game_has_one_named_clickable_cell_per_square(name):
     state = make_game(name).initial_state(0)
     drawn = render.picture(state)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boardlab.core.registry import game_class, game_names
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -17,18 +16,6 @@ SHORT_SPECS = {
     "minichess": "minichess:max_plies=30",
 }
 """Shorter settings for games that random play drags out, so a clicked game ends quickly."""
-
-
-def loadable_games() -> list[str]:
-    """Games whose module loads now (others are still being written)."""
-    names = []
-    for name in game_names():
-        try:
-            game_class(name)
-        except (ImportError, AttributeError):  # its module is missing or half written
-            continue
-        names.append(name)
-    return names
 
 
 def short_spec(name: str) -> str:
