@@ -13,7 +13,9 @@ SCALE = 8
 
 
 class ReplayBuffer:
-    """(s, a, r, s', done, legal mask of s') transitions, newest overwriting oldest."""
+    """(s, a, r, s', done, legal mask of s', discount) transitions, newest overwriting
+    oldest. The discount multiplies max Q(s') in the target: gamma for a one-step transition,
+    gamma^n for an n-step one (r then holds the n discounted rewards)."""
 
     def __init__(self, capacity: int, inputs: int, actions: int) -> None:
         if capacity < 1:
@@ -24,6 +26,7 @@ class ReplayBuffer:
         self.actions = np.zeros(capacity, dtype=np.int64)
         self.rewards = np.zeros(capacity, dtype=np.float32)
         self.dones = np.zeros(capacity, dtype=np.float32)
+        self.discounts = np.zeros(capacity, dtype=np.float32)
         self.next_masks = np.zeros((capacity, actions), dtype=bool)
         self.size = 0
         self.cursor = 0
@@ -41,13 +44,14 @@ class ReplayBuffer:
         return packed.astype(np.uint8)
 
     def push(self, state: np.ndarray, action: int, reward: float, next_state: np.ndarray,
-             done: bool, next_legal: list[int]) -> None:
+             done: bool, next_legal: list[int], discount: float = 1.0) -> None:
         i = self.cursor
         self.states[i] = self.pack(state)
         self.next_states[i] = self.pack(next_state)
         self.actions[i] = action
         self.rewards[i] = reward
         self.dones[i] = float(done)
+        self.discounts[i] = discount
         self.next_masks[i] = False
         self.next_masks[i, next_legal] = True
         self.cursor = (i + 1) % self.capacity
@@ -62,5 +66,6 @@ class ReplayBuffer:
             "rewards": self.rewards[index],
             "next_states": self.next_states[index].astype(np.float32) / SCALE,
             "dones": self.dones[index],
+            "discounts": self.discounts[index],
             "next_masks": self.next_masks[index],
         }

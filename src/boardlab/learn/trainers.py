@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,10 @@ import numpy as np
 
 from ..agents.dqn import DQNAgent, load_payload
 from ..agents.qlearning import QLearningAgent, QTable
-from ..core.agent import Agent
+from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
 from ..core.match import derive_seed
+from ..core.registry import make_agent
 from .kits import RewardFunction, kit_for
 from .replay import ReplayBuffer
 
@@ -203,6 +205,29 @@ class DQNTraining:
     init: str = ""
     """Weights file (.pt) to start from instead of a fresh network, e.g. to fine-tune a
     trained network on another reward; its architecture must match the settings."""
+    n_step: int = 1
+    """Returns over this many of the learner's own transitions before bootstrapping
+    (Sutton 1988; Rainbow's n-step targets): r_t + gamma r_t+1 + ... + gamma^n max Q(s_t+n).
+    1 is the seed's one-step target. With the seed's target network, copied every 100
+    episodes, a one-step target moves the news of a result one ply back per copy; n plies
+    per copy with n-step targets."""
+    guide: str = ""
+    """An agent spec (e.g. `minimax:depth=3`) whose move the learner plays instead of its own
+    with probability `guide_rate`, learning from it like any transition: Q-learning is
+    off-policy, so a stronger player's games are valid experience, and they reach the wins
+    whose terminal reward an untrained network's draws never show it. Empty = none (seed)."""
+    guide_rate: float = 0.5
+    """Probability of the guide's move at the first episode."""
+    guide_decay: float = 0.999
+    """Per-episode multiplier of guide_rate."""
+    guide_min: float = 0.0
+    """Lowest guide_rate."""
+
+    def __post_init__(self) -> None:
+        if self.n_step < 1:
+            raise ValueError("n_step must be at least 1")
+        if not 0 <= self.guide_min <= 1 or not 0 <= self.guide_rate <= 1:
+            raise ValueError("guide_rate and guide_min must be in [0, 1]")
 
 
 class DQNTrainer(Trainer):
@@ -238,31 +263,64 @@ class DQNTrainer(Trainer):
         if not t.reply_penalty:
             self.reward = RewardFunction(self.reward.action, _terminal_only(self.reward.reply))
         self.epsilon = t.epsilon
+        self.guide_rate = t.guide_rate if t.guide else 0.0
+        self.guide = make_agent(t.guide, game) if t.guide else None
+        self.view_rng = random.Random(0)
+        # per learner seat, its last transitions not yet pushed: (encoded s, a, r)
+        self.pending: dict[int, deque[tuple[np.ndarray, int, float]]] = {}
         self.steps = 0
         self.np_rng = np.random.default_rng(0)
 
     def start_episode(self, seed: int, k: int) -> None:
         self.agent.rng = random.Random(derive_seed(seed, "explore", k))
         self.np_rng = np.random.default_rng(derive_seed(seed, "replay", k))
+        self.view_rng = random.Random(derive_seed(seed, "guide view", k))
         self.torch.manual_seed(derive_seed(seed, "dropout", k))
+        self.pending = {}
+        if self.guide is not None:
+            self.guide.start_game(0, derive_seed(seed, "guide", k))
 
     def end_episode(self) -> None:
         t = self.training
         self.episode += 1
         self.epsilon = max(t.epsilon_min, self.epsilon * t.epsilon_decay)
+        if self.guide is not None:
+            self.guide_rate = max(t.guide_min, self.guide_rate * t.guide_decay)
         if self.episode % t.target_sync == 0:
             self.target.load_state_dict(self.network.state_dict())
 
     def choose(self, state: State, explore: bool) -> int:
+        if explore and self.guide is not None and self.agent.rng.random() < self.guide_rate:
+            # the guide plays from what the learner may know, as in a match
+            view = state.view(state.current_player(), self.view_rng)
+            return self.guide.act(view, Clock())
         return self.agent.choose(state, self.epsilon if explore else 0.0)
 
     def observe(self, state: State, action: int, reward: float, next_state: State,
                 done: bool) -> None:
         player = state.current_player()
-        legal = [] if done else (next_state.legal_actions() if self.masked
-                                 else list(range(self.agent.num_actions)))
-        self.buffer.push(state.encode(player), action, reward, next_state.encode(player), done,
-                         legal)
+        pending = self.pending.setdefault(player, deque())
+        pending.append((state.encode(player), action, reward))
+        n, gamma = self.training.n_step, self.training.gamma
+        if done:  # the game is over: every waiting transition's return is complete
+            while pending:
+                self._push(pending, next_state, player, done=True)
+        elif len(pending) == n:
+            legal = (next_state.legal_actions() if self.masked
+                     else list(range(self.agent.num_actions)))
+            self._push(pending, next_state, player, done=False, legal=legal,
+                       discount=gamma ** n)
+
+    def _push(self, pending: deque, next_state: State, player: int, done: bool,
+              legal: list[int] | None = None, discount: float = 0.0) -> None:
+        """Push the oldest waiting transition with the discounted sum of the rewards after it
+        and bootstrap from `next_state` (nothing to bootstrap when done)."""
+        gamma = self.training.gamma
+        encoded, action, _ = pending[0]
+        ret = sum(gamma ** i * r for i, (_, _, r) in enumerate(pending))
+        pending.popleft()
+        self.buffer.push(encoded, action, ret, next_state.encode(player), done, legal or [],
+                         discount)
         self.steps += 1
         if len(self.buffer) >= max(self.training.warmup, self.training.batch) and \
                 self.steps % self.training.train_every == 0:
@@ -280,7 +338,8 @@ class DQNTrainer(Trainer):
             best = next_q.max(dim=1).values
             done = torch.from_numpy(batch["dones"])
             best = torch.where(done > 0, torch.zeros_like(best), best)
-            target = torch.from_numpy(batch["rewards"]) + self.training.gamma * best
+            target = torch.from_numpy(batch["rewards"]) + torch.from_numpy(
+                batch["discounts"]) * best
         self.network.train()
         q = self.network(states).gather(1, torch.from_numpy(batch["actions"])[:, None])[:, 0]
         loss = torch.nn.functional.mse_loss(q, target)
@@ -299,7 +358,7 @@ class DQNTrainer(Trainer):
 
     def save_checkpoint(self, path: Path, meta: dict[str, Any]) -> None:
         meta = {**meta, "epsilon": self.epsilon, "episode": self.episode,
-                "updates": self.updates, "steps": self.steps}
+                "updates": self.updates, "steps": self.steps, "guide_rate": self.guide_rate}
         self.agent.save(path, extra={
             "checkpoint": json.dumps(meta),
             "target": self.target.state_dict(),
@@ -315,10 +374,13 @@ class DQNTrainer(Trainer):
         meta = json.loads(payload["checkpoint"])
         self.epsilon, self.episode = meta["epsilon"], meta["episode"]
         self.updates, self.steps = meta["updates"], meta["steps"]
+        self.guide_rate = meta.get("guide_rate", self.guide_rate)
         return meta
 
     def export(self, path: Path) -> int:
         return self.agent.save(path)
 
     def describe(self) -> str:
-        return f"replay {len(self.buffer)}/{self.buffer.capacity} transitions"
+        guide = (f"; guide {self.training.guide} at rate {self.guide_rate:.3f}"
+                 if self.guide is not None else "")
+        return f"replay {len(self.buffer)}/{self.buffer.capacity} transitions{guide}"
