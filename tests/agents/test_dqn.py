@@ -79,6 +79,11 @@ def test_foreign_weights_are_a_one_line_error_naming_the_file(game, tmp_path):
         assert str(path) in str(error.value) and "\n" not in str(error.value)
 
 
+def test_an_absurd_network_size_is_refused_before_allocating(game):
+    with pytest.raises(BoardLabError, match="hidden must be at most"):
+        make_agent("dqn:weights=none,hidden=1000000000", game)
+
+
 def test_plain_spec_loads_the_shipped_weights(game):
     assert default_model_path(game, "dqn", ".pt").is_file()
     agent = make_agent("dqn", game)

@@ -118,6 +118,17 @@ def test_dqn_train_command_resumes_from_its_checkpoint(tmp_path, capsys):
     assert make_agent(f"dqn:weights={out}", make_game(SHORT)).settings.hidden == 16
 
 
+def test_a_binary_metrics_file_on_resume_is_a_one_line_error(tmp_path):
+    out = tmp_path / "q.npz"
+    common = [SHORT, "qlearning", "--out", str(out), "--opponent", "random", "--eval-every",
+              "1", "--eval-games", "1", "--no-progress"]
+    assert run("train", *common, "--episodes", "1") == 0
+    (tmp_path / "q.npz.metrics.csv").write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(BoardLabError) as error:
+        run("train", *common, "--episodes", "2")
+    assert "q.npz.metrics.csv" in str(error.value) and "\n" not in str(error.value)
+
+
 def test_a_broken_checkpoint_is_a_one_line_error(tmp_path):
     out = tmp_path / "d.pt"
     (tmp_path / "d.pt.ckpt").write_bytes(b"\x00garbage")

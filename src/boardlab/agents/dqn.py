@@ -45,6 +45,12 @@ FORMAT = "boardlab-dqn"
 VERSION = 1
 
 
+MAX_HIDDEN = 4096
+MAX_RESIDUAL_BLOCKS = 64
+"""Bounds on the network's size: far above anything trained here (128 wide, 2 blocks), far
+below what would exhaust a laptop's memory."""
+
+
 @dataclass
 class DQNSettings:
     weights: str = ""
@@ -78,6 +84,11 @@ class DQNSettings:
             raise ValueError("random_moves must be >= 0")
         if self.hidden < 1 or self.residual_blocks < 0 or not 0 <= self.dropout < 1:
             raise ValueError("hidden must be >= 1, residual_blocks >= 0, dropout in [0, 1)")
+        if self.hidden > MAX_HIDDEN or self.residual_blocks > MAX_RESIDUAL_BLOCKS:
+            # a typo of a few zeros would otherwise try to allocate gigabytes
+            raise ValueError(f"hidden must be at most {MAX_HIDDEN} and residual_blocks at most "
+                             f"{MAX_RESIDUAL_BLOCKS} (got {self.hidden}, "
+                             f"{self.residual_blocks})")
         if self.lookahead not in (-1, 0, 1):
             raise ValueError("lookahead must be 0, 1 or -1 (as the weights file says)")
 

@@ -154,13 +154,16 @@ def write_metrics(rows: list[dict[str, Any]], csv_path: Path, png_path: Path,
 
 
 def _read_rows(path: Path) -> list[dict[str, Any]]:
+    """The metrics rows written so far; BoardLabError naming the file if it is not a CSV."""
     if not path.exists():
         return []
-    with open(path, newline="") as handle:
-        rows = []
-        for row in csv.DictReader(handle):
-            rows.append({k: _number(v) for k, v in row.items()})
-        return rows
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            return [{k: _number(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise BoardLabError(f"metrics file {path} is not a readable CSV ({error}); delete it "
+                            "(the checkpoint holds the training state) or use another --out") \
+            from None
 
 
 def _number(text: str) -> Any:

@@ -449,8 +449,9 @@ class JungleDarkState(State):
             status = f"player {self.player} waits for a reveal on {sq_name(self.pending[1])}"
         else:
             status = f"player {self.player} to move"
+        progress = "capture or reveal" if self.game.settings.reveal_is_progress else "capture"
         lines.append(f"{status}; {self.no_capture}/{self.game.settings.no_capture_limit} plies "
-                     f"without capture; face down: {self._pool_text(0)} / {self._pool_text(1)}"
+                     f"without {progress}; face down: {self._pool_text(0)} / {self._pool_text(1)}"
                      " (X/x = face-down piece of player 0/1)")
         return "\n".join(lines)
 

@@ -80,6 +80,17 @@ class SeedWeights:
     jack_cost: float = 0.0
     """Not the seed's: taken off any jack play that does not complete a line, so that a jack
     is kept for a move that matters (the seed spends one whenever it scores best: 0)."""
+    complete: float = 0.0
+    """SCREEN: added per direction in which a place completes a (non-deciding) line."""
+    threat: float = 0.0
+    """SCREEN: added per direction in which a place makes four of five."""
+    one_eyed_draft: float = ONE_EYED_DRAFT
+    """SCREEN: draft value of a one-eyed jack."""
+    two_eyed_draft: float = TWO_EYED_DRAFT
+    """SCREEN: draft value of a two-eyed jack."""
+    two_eyed_cost: float = 0.0
+    one_eyed_cost: float = 0.0
+    jack_exempt: float = 0.0
 
 
 DEFAULT_WEIGHTS = SeedWeights()
@@ -202,6 +213,10 @@ def location_values(board: tuple[int, ...], team: int,
             v_block = _combine([block[d][sq] for d in range(4)], they_complete, w.growth)
             value = ((1 + w.place_bias) * v_place + (1 - w.place_bias) * v_block) \
                 * (1 + w.place_remove_scale)
+            if w.complete or w.threat:
+                dirs = [place[d][sq] for d in range(4)]
+                value += (w.complete * dirs.count(4) + w.threat * dirs.count(3)) \
+                    * (1 + w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_place)
             place_value[sq] = _finish(value, prior[sq], v_place, v_block, value)
@@ -222,12 +237,43 @@ def draft_value(board: tuple[int, ...], team: int, card: int,
     """The seed's draft preference: two-eyed jack, one-eyed jack, else the best empty space
     of the card."""
     if card in TWO_EYED_JACKS:
-        return TWO_EYED_DRAFT
+        return weights.two_eyed_draft
     if card in ONE_EYED_JACKS:
-        return ONE_EYED_DRAFT
+        return weights.one_eyed_draft
     place = location_values(board, team, weights)[0]
     spaces = [place[sq] for sq in CARD_SQUARES[card] if board[sq] == EMPTY]
     return max(spaces) if spaces else DEAD_DRAFT
+
+
+def _dirs(board, team, sq):
+    return None
+
+
+def _makes_five(board, team, sq):
+    from .rules import LINES as RL
+    own = (CHIP[team], SEQ_CHIP[team], CORNER_CELL)
+    for line in RL[sq]:
+        for start in range(5):
+            w = line[start:start + 5]
+            if all(x == sq or (x >= 0 and board[x] in own) for x in w):
+                return True
+    return False
+
+
+def _breaks_four(board, team, sq):
+    from .rules import LINES as RL
+    opp = (CHIP[1 - team], SEQ_CHIP[1 - team], CORNER_CELL)
+    for line in RL[sq]:
+        for start in range(5):
+            w = line[start:start + 5]
+            if -1 in w:
+                continue
+            cells = [board[x] for x in w if x != sq]
+            if sum(c in opp for c in cells) == 3 and sum(c == EMPTY for c in cells) == 1:
+                return True
+            if all(c in opp for c in cells):
+                return True
+    return False
 
 
 def _jack_play(value: float, weights: SeedWeights) -> float:
@@ -242,9 +288,15 @@ def decision_value(board: tuple[int, ...], hand: list[int], team: int, action: i
         card, sq = divmod(action, SQUARES)
         place, remove = location_values(board, team, weights)
         if card in ONE_EYED_JACKS:
-            return _jack_play(remove[sq], weights)
+            v = remove[sq]
+            if weights.jack_exempt and _breaks_four(board, team, sq):
+                return v
+            return _jack_play(v, weights) - weights.one_eyed_cost
         if card in TWO_EYED_JACKS:
-            value = _jack_play(place[sq], weights)
+            if weights.jack_exempt and _makes_five(board, team, sq):
+                value = place[sq]
+            else:
+                value = _jack_play(place[sq], weights) - weights.two_eyed_cost
             if any(sq in CARD_SQUARES[c] for c in hand):
                 value -= JACK_SAVING
             return value
