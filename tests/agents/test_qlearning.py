@@ -89,3 +89,24 @@ def test_plain_spec_loads_the_shipped_table(game):
     assert len(agent.table) > 0
     state = game.initial_state()
     assert agent.act(state, Clock()) in state.legal_actions()
+
+
+def test_transition_fallback_sees_the_reply_that_takes_the_capturer(game):
+    """The dog can take the cat, but the tiger behind it takes the dog back: the own ply's
+    reward says capture (+10), the transition's (own ply + worst reply, what the table
+    learns) says the capture loses 12 - 10 and a quiet move is better."""
+    from boardlab.agents.qlearning import worst_reply
+    from boardlab.learn.kits import kit_for
+
+    state = game.state_from_text("8/8/8/3t4/3c4/3D4/7E 0 0 - -")
+    capture = state.str_to_action("d2-d3")
+    greedy_for_reward = QLearningAgent(game, weights="none", fallback="reward")
+    transition = QLearningAgent(game, weights="none")
+    assert transition.settings.fallback == "transition"
+    assert greedy_for_reward.act(state, Clock()) == capture
+    assert transition.act(state, Clock()) != capture
+    after = state.child(capture)
+    reward = kit_for(game).reward("qlearning", game)
+    assert worst_reply(after, 0, reward) == pytest.approx(-8 * 1.5)  # the dog, V = 1.5
+    quiet = state.child(state.str_to_action("h1-g1"))
+    assert worst_reply(quiet, 0, reward) == 0.0

@@ -80,7 +80,7 @@ def test_dqn_loss_falls_on_a_few_hundred_steps():
 
 def test_qlearning_td_error_falls_when_experience_repeats():
     # alpha 0.5 so that values settle within a CI-sized number of sweeps
-    game, trainer, kept = _transitions(SHORT, "qlearning", 6, "alpha=0.5")
+    game, trainer, kept = _transitions(SHORT, "qlearning", 6, "alpha=0.5,fallback=reward")
     sweeps = []
     for _ in range(20):
         trainer.losses = []

@@ -8,10 +8,12 @@ The table key is the game's table key (Jungle: the seed's 7x8x4 state plus the s
 as bytes); the agent imports no game.
 
 Exact positions rarely repeat after the opening, so most decisions meet a state the table
-has never seen. Then the agent falls back (setting `fallback`): by default the action with the
-best expected reward one ply ahead (chance outcomes averaged exactly): Q(s, a) as it would
-be with nothing known of the future; or the game's `greedy` heuristic one ply ahead (what
-the greedy agent plays), or random. `stats` counts table hits and fallbacks; `boardlab train` and
+has never seen. Then the agent falls back (setting `fallback`) to Q(s, a) as it would be with
+nothing known of the future, the expected reward of the transition the table learns from:
+`transition` (default) = the own ply's reward plus the reply reward of the opponent's most
+damaging reply (a transition ends after the reply; chance averaged exactly); `reward` = the
+own ply's reward alone; or the game's `greedy` heuristic one ply ahead (what the greedy
+agent plays), or random. `stats` counts table hits and fallbacks; `boardlab train` and
 docs/learning.md report the rate.
 
 The table is saved as compressed npz (no pickle): keys (N x key length, uint8), and for each
@@ -30,12 +32,15 @@ from typing import Any
 import numpy as np
 
 from ..core.agent import Agent, Clock
-from ..core.game import BoardLabError, Game, State
-from ..learn.kits import has_kit, kit_for
+from ..core.game import CHANCE, BoardLabError, Game, State
+from ..learn.kits import RewardFunction, has_kit, kit_for
 from .evaluation import expected_value, pick_evaluator
 
 FORMAT = "boardlab-qtable"
 VERSION = 1
+
+
+FALLBACKS = ("transition", "reward", "greedy", "random")
 
 
 @dataclass
@@ -53,16 +58,16 @@ class QLearningSettings:
     """Exploration rate multiplier per training episode."""
     epsilon_min: float = 0.02
     """Lowest exploration rate."""
-    fallback: str = "reward"
-    """For states not in the table: reward (the learning reward's expectation one ply ahead,
-    i.e. Q with the future unknown), greedy (one ply on the game's greedy heuristic), or
-    random."""
+    fallback: str = "transition"
+    """For states not in the table: transition (the own ply's expected reward plus the reply
+    reward of the worst reply: Q with the future unknown), reward (the own ply's alone),
+    greedy (one ply on the game's greedy heuristic), or random."""
     min_visits: int = 2
     """Saving keeps only states updated at least this often (the rest are noise)."""
 
     def __post_init__(self) -> None:
-        if self.fallback not in ("greedy", "reward", "random"):
-            raise ValueError(f"fallback {self.fallback!r} is not one of greedy, reward, random")
+        if self.fallback not in FALLBACKS:
+            raise ValueError(f"fallback {self.fallback!r} is not one of {', '.join(FALLBACKS)}")
         if not (0 < self.alpha <= 1 and 0 <= self.gamma <= 1):
             raise ValueError("alpha must be in (0, 1] and gamma in [0, 1]")
 
@@ -226,6 +231,8 @@ class QLearningAgent(Agent):
         me = state.current_player()
         if kind == "greedy":
             values = [expected_value(state.child(a), me, self.evaluate) for a in legal]
+        elif kind == "transition":
+            values = [expected_reward(state, a, self.reward.action, self.reward) for a in legal]
         else:
             values = [expected_reward(state, a, self.reward.action) for a in legal]
         best = max(values)
@@ -245,11 +252,38 @@ class QLearningAgent(Agent):
         return self.table.update(self.table_key(state), action, target, self.settings.alpha)
 
 
-def expected_reward(state: State, action: int, reward) -> float:
-    """The reward of `action` averaged exactly over the chance outcomes it leads to."""
-    from ..core.game import CHANCE
-
+def expected_reward(state: State, action: int, reward, replies: RewardFunction | None = None
+                    ) -> float:
+    """The reward of `action` averaged exactly over the chance outcomes it leads to; with
+    `replies`, plus the reply reward of the opponent's worst reply after each outcome."""
     child = state.child(action)
-    if child.current_player() != CHANCE:
-        return reward(state, action, child)
-    return sum(p * reward(state, action, child.child(k)) for k, p in child.chance_outcomes())
+    outcomes = (child.chance_outcomes() if child.current_player() == CHANCE
+                else [(None, 1.0)])
+    total = 0.0
+    for outcome, p in outcomes:
+        after = child if outcome is None else child.child(outcome)
+        value = reward(state, action, after)
+        if replies is not None and not after.is_terminal():
+            value += worst_reply(after, state.current_player(), replies)
+        total += p * value
+    return total
+
+
+def worst_reply(state: State, player: int, replies: RewardFunction) -> float:
+    """The lowest expected reply reward `player` can get from the opponent's move in `state`
+    (0 if no reply hurts; the opponent may also simply not take)."""
+    mover = state.current_player()
+    if mover == player or mover < 0:
+        return 0.0
+    candidates = (replies.threats(state, player) if replies.threats is not None
+                  else state.legal_actions())
+    worst = 0.0
+    for action in candidates:
+        child = state.child(action)
+        if child.current_player() == CHANCE:
+            value = sum(p * replies.reply(state, child.child(k), player)
+                        for k, p in child.chance_outcomes())
+        else:
+            value = replies.reply(state, child, player)
+        worst = min(worst, value)
+    return worst

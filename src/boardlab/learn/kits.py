@@ -19,14 +19,19 @@ ActionReward = Callable[[State, int, "State | None"], float]
 -> reward for the player who moved."""
 ReplyReward = Callable[[State, State, int], float]
 """(state before the opponent's reply, state after it, learner) -> reward for the learner."""
+Threats = Callable[[State, int], list[int]]
+"""(state with the opponent to move, learner) -> the opponent's actions whose reply reward
+may be nonzero (those that can take a piece of the learner's); the rest earn it 0."""
 
 
 @dataclass(frozen=True)
 class RewardFunction:
-    """One of a game's reward functions: the own ply's reward and the reply's."""
+    """One of a game's reward functions: the own ply's reward and the reply's, and
+    optionally which replies can earn a reply reward (to search replies cheaply)."""
 
     action: ActionReward
     reply: ReplyReward
+    threats: Threats | None = None
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,9 @@ def _jungle_kit() -> LearningKit:
         table_key=encode.tabular_key,
         rewards={
             "qlearning": RewardFunction(rewards.qlearning_reward,
-                                        rewards.qlearning_reply_reward),
-            "dqn": RewardFunction(rewards.dqn_reward, rewards.dqn_reply_reward),
+                                        rewards.qlearning_reply_reward, rewards.threats),
+            "dqn": RewardFunction(rewards.dqn_reward, rewards.dqn_reply_reward,
+                                  rewards.threats),
         },
     )
 

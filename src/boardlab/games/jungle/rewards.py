@@ -172,6 +172,15 @@ def dqn_reply_reward(before_reply: JungleDarkState, after_reply: JungleDarkState
             + terminal_reward(after_reply, player, r["win"], r["lose"], r["draw"]))
 
 
+def threats(state: JungleDarkState, player: int) -> list[int]:
+    """The legal moves of the side to move in `state` onto a piece of `player`'s (captures,
+    trades and blind attacks): the only replies whose reply reward can be nonzero."""
+    sign = 1 if player == 0 else -1
+    board = state.board
+    return [a for a in state.legal_actions()
+            if a >= NUM_REVEALS and board[decode_move(a)[1]] * sign > 0]
+
+
 def strengths_of(state: JungleDarkState, player: int) -> list[int]:
     """Strengths of every piece `player` still has: face up on the board and face down."""
     sign = 1 if player == 0 else -1
