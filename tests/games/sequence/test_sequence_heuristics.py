@@ -120,6 +120,41 @@ def test_jack_cost_is_taken_off_jack_plays_that_do_not_complete_a_line(game):
         assert decision_value(board, hand, 0, action, costly) == pytest.approx(plain - cost)
 
 
+def reserve_position(game):
+    # team 0 holds f7-i7 (e7 or j7 completes its first sequence); team 1 holds a2-d2 (e2
+    # would complete theirs) and a lone chip on i5
+    return position(game, None, "turn 0", "hand 0: jd js 2c 3c 4c 5c",
+                    r2="bbbb......", r5="........b.", r7=".....rrrr.")
+
+
+def test_jack_reserve_is_off_by_default_and_leaves_the_seeds_values(game):
+    state = reserve_position(game)
+    assert DEFAULT_WEIGHTS.jack_reserve == 0
+    seed_values = greedy_action_values(state)
+    assert greedy_action_values(state, SeedWeights(jack_reserve=0.0)) == seed_values
+    assert greedy_action_values(state, DEFAULT_WEIGHTS) == seed_values
+
+
+def test_jack_reserve_keeps_jacks_for_completing_a_line_or_breaking_a_four(game):
+    state = reserve_position(game)
+    reserve = 40.0
+    plain = {state.action_to_str(a): v for a, v in greedy_action_values(state).items()}
+    kept = {state.action_to_str(a): v
+            for a, v in greedy_action_values(state, SeedWeights(jack_reserve=reserve)).items()}
+    # spared: the two-eyed jack completing the line, the one-eyed jack breaking the four
+    for text in ("play jd e7", "play jd j7", "remove js a2", "remove js d2"):
+        assert kept[text] == plain[text]
+    # charged: every other jack play
+    for text in ("play jd a5", "play jd e2", "remove js i5"):
+        assert kept[text] == pytest.approx(plain[text] - reserve)
+    # normal cards are untouched
+    assert all(kept[t] == v for t, v in plain.items() if " j" not in t)
+    # the seed's second choice, a two-eyed jack blocking e2 for 46, now ranks below a
+    # normal card (the two-eyed jack completing e7 stays above both)
+    assert plain["play jd e2"] > max(v for t, v in plain.items() if " j" not in t)
+    assert kept["play jd e2"] < max(v for t, v in kept.items() if " j" not in t)
+
+
 def test_growth_weighs_longer_lines_more(game):
     state = position(game, None, "turn 0", "hand 0: 6h jd 9d qc kc ad")
     board = tuple(state.board)

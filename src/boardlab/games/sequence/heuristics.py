@@ -80,17 +80,11 @@ class SeedWeights:
     jack_cost: float = 0.0
     """Not the seed's: taken off any jack play that does not complete a line, so that a jack
     is kept for a move that matters (the seed spends one whenever it scores best: 0)."""
-    complete: float = 0.0
-    """SCREEN: added per direction in which a place completes a (non-deciding) line."""
-    threat: float = 0.0
-    """SCREEN: added per direction in which a place makes four of five."""
-    one_eyed_draft: float = ONE_EYED_DRAFT
-    """SCREEN: draft value of a one-eyed jack."""
-    two_eyed_draft: float = TWO_EYED_DRAFT
-    """SCREEN: draft value of a two-eyed jack."""
-    two_eyed_cost: float = 0.0
-    one_eyed_cost: float = 0.0
-    jack_exempt: float = 0.0
+    jack_reserve: float = 0.0
+    """Not the seed's: taken off a jack play that neither completes a window of five
+    (two-eyed) nor breaks an opponent's window of four (one-eyed), so that jacks are kept for
+    those moves (0: the seed's, which spends a jack wherever it scores best). Unlike jack_cost
+    it spares the first sequence and the defence against one, not only the deciding move."""
 
 
 DEFAULT_WEIGHTS = SeedWeights()
@@ -213,10 +207,6 @@ def location_values(board: tuple[int, ...], team: int,
             v_block = _combine([block[d][sq] for d in range(4)], they_complete, w.growth)
             value = ((1 + w.place_bias) * v_place + (1 - w.place_bias) * v_block) \
                 * (1 + w.place_remove_scale)
-            if w.complete or w.threat:
-                dirs = [place[d][sq] for d in range(4)]
-                value += (w.complete * dirs.count(4) + w.threat * dirs.count(3)) \
-                    * (1 + w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_place)
             place_value[sq] = _finish(value, prior[sq], v_place, v_block, value)
@@ -232,52 +222,51 @@ def location_values(board: tuple[int, ...], team: int,
     return tuple(place_value), tuple(remove_value)
 
 
+@lru_cache(maxsize=512)
+def line_squares(board: tuple[int, ...], team: int) -> tuple[frozenset[int], frozenset[int]]:
+    """(empty spaces where a chip of `team` completes a window of five, opponent chips whose
+    removal breaks an opponent window of four chips and an empty space): the jack plays that
+    `jack_reserve` spares. Cached like location_values; only asked for when it is set."""
+    own, own_seq = CHIP[team], SEQ_CHIP[team]
+    opp, opp_seq = CHIP[1 - team], SEQ_CHIP[1 - team]
+    complete: set[int] = set()
+    breaks: set[int] = set()
+    for window in WINDOWS:
+        cells = [board[sq] for sq in window]
+        if cells.count(EMPTY) != 1:
+            continue
+        n_own_seq, n_opp_seq = cells.count(own_seq), cells.count(opp_seq)
+        n_own, n_opp = cells.count(own) + n_own_seq, cells.count(opp) + n_opp_seq
+        # a new sequence may share one chip with an earlier one, as in the rules
+        if n_opp == 0 and n_own_seq < 2:
+            complete.add(window[cells.index(EMPTY)])
+        elif n_own == 0 and n_opp_seq < 2:
+            breaks.update(sq for sq, cell in zip(window, cells) if cell == opp)
+    return frozenset(complete), frozenset(breaks)
+
+
 def draft_value(board: tuple[int, ...], team: int, card: int,
                 weights: SeedWeights = DEFAULT_WEIGHTS) -> float:
     """The seed's draft preference: two-eyed jack, one-eyed jack, else the best empty space
     of the card."""
     if card in TWO_EYED_JACKS:
-        return weights.two_eyed_draft
+        return TWO_EYED_DRAFT
     if card in ONE_EYED_JACKS:
-        return weights.one_eyed_draft
+        return ONE_EYED_DRAFT
     place = location_values(board, team, weights)[0]
     spaces = [place[sq] for sq in CARD_SQUARES[card] if board[sq] == EMPTY]
     return max(spaces) if spaces else DEAD_DRAFT
 
 
-def _dirs(board, team, sq):
-    return None
-
-
-def _makes_five(board, team, sq):
-    from .rules import LINES as RL
-    own = (CHIP[team], SEQ_CHIP[team], CORNER_CELL)
-    for line in RL[sq]:
-        for start in range(5):
-            w = line[start:start + 5]
-            if all(x == sq or (x >= 0 and board[x] in own) for x in w):
-                return True
-    return False
-
-
-def _breaks_four(board, team, sq):
-    from .rules import LINES as RL
-    opp = (CHIP[1 - team], SEQ_CHIP[1 - team], CORNER_CELL)
-    for line in RL[sq]:
-        for start in range(5):
-            w = line[start:start + 5]
-            if -1 in w:
-                continue
-            cells = [board[x] for x in w if x != sq]
-            if sum(c in opp for c in cells) == 3 and sum(c == EMPTY for c in cells) == 1:
-                return True
-            if all(c in opp for c in cells):
-                return True
-    return False
-
-
-def _jack_play(value: float, weights: SeedWeights) -> float:
-    return value if value >= INFINITE else value - weights.jack_cost
+def _jack_play(value: float, weights: SeedWeights, board: tuple[int, ...], team: int, sq: int,
+               kind: int) -> float:
+    """A jack play's value less its costs; `kind` 0 two-eyed (place), 1 one-eyed (remove)."""
+    if value >= INFINITE:
+        return value
+    value -= weights.jack_cost
+    if weights.jack_reserve and sq not in line_squares(board, team)[kind]:
+        value -= weights.jack_reserve
+    return value
 
 
 def decision_value(board: tuple[int, ...], hand: list[int], team: int, action: int,
@@ -288,15 +277,9 @@ def decision_value(board: tuple[int, ...], hand: list[int], team: int, action: i
         card, sq = divmod(action, SQUARES)
         place, remove = location_values(board, team, weights)
         if card in ONE_EYED_JACKS:
-            v = remove[sq]
-            if weights.jack_exempt and _breaks_four(board, team, sq):
-                return v
-            return _jack_play(v, weights) - weights.one_eyed_cost
+            return _jack_play(remove[sq], weights, board, team, sq, 1)
         if card in TWO_EYED_JACKS:
-            if weights.jack_exempt and _makes_five(board, team, sq):
-                value = place[sq]
-            else:
-                value = _jack_play(place[sq], weights) - weights.two_eyed_cost
+            value = _jack_play(place[sq], weights, board, team, sq, 0)
             if any(sq in CARD_SQUARES[c] for c in hand):
                 value -= JACK_SAVING
             return value
