@@ -55,14 +55,17 @@ def test_mutual_destruction_costs_half_a_point(game):
     assert rewards.dqn_reward(before, action, after) == pytest.approx(0.2 * 7 - 0.3)
 
 
-def test_reveal_reward_is_the_expectation_over_the_hidden_strengths(game):
+def test_reveal_earns_the_pieces_value_and_the_expected_position_term(game):
     # a1 is a rat or an elephant, next to the enemy elephant: the rat would threaten it
-    # (Opp 3/2, V 3), an elephant against an elephant neither takes nor is taken (0)
+    # (Opp 3/2, V 3), an elephant against an elephant neither takes nor is taken (0).
+    # R_Pos is the expectation over both (whatever the draw); the action reward
+    # w_reveal V(piece) is the value of the piece that came up.
     text = "8/8/8/8/8/e7/X6X 0 0 RE -"
-    expected = -0.1 + 0.5 * 3.0 * 1.5 + 0.5 * 4.0 * 0.0
-    for outcome in ("rat", "elephant"):  # whatever the draw, the reward is the expectation
+    position = 0.5 * 3.0 * 1.5 + 0.5 * 4.0 * 0.0
+    for outcome, value in (("rat", 3.0), ("elephant", 4.0)):
         before, action, after = ply(game, text, "reveal a1", outcome)
-        assert rewards.qlearning_reward(before, action, after) == pytest.approx(expected)
+        assert rewards.qlearning_reward(before, action, after) == pytest.approx(
+            -0.1 + value + position)
         assert rewards.dqn_reward(before, action, after) == pytest.approx(0.1)
 
 

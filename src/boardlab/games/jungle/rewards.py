@@ -3,11 +3,15 @@
 Two reward functions, as the seed gives them:
 
 - `qlearning_reward`: the tabular agent's r = -0.1 (survival) + the action reward
-  (capture +10 V(captured), be captured -8 V(lost), mutual destruction -0.5, invalid -1)
-  + the positional term R_Pos + the terminal reward (+-100). A reveal's reward is the
-  expectation over the strengths the face-down piece may have: sum_i P(i) V(i) dPos_i with
-  P(i) = 1 / (number of hidden strengths). (The seed writes (1/n) sum_i P(i) ..., which would
-  divide by n twice; one average is what "expectation" means.)
+  (reveal +1 V(revealed), capture +10 V(captured), be captured -8 V(lost), mutual destruction
+  -0.5, invalid -1) + the positional term R_Pos + the terminal reward (+-100). A reveal's
+  R_Pos is the expectation over the strengths the face-down piece may have:
+  sum_i P(i) V(i) dPos_i with P(i) = 1 / (number of hidden strengths). (The seed writes
+  (1/n) sum_i P(i) ..., which would divide by n twice; one average is what "expectation"
+  means.) The seed's action table gives a successful reveal w_reveal V(piece); its boxed
+  summary shows only the R_Pos expectation for a reveal. We follow the issue's list (action
+  rewards, reveal included, plus R_Pos), so a reveal earns both (docs/learning.md has the
+  figures of both readings).
 - `dqn_reward`: the DQN's table: reveal +0.1, move +0.05, capture +0.2 x strength,
   be captured -0.3, invalid -1.0, terminal +-10.
 
@@ -111,7 +115,9 @@ def qlearning_reward(before: JungleDarkState, action: int,
     assert after is not None
     reward = w["survival_penalty"]
     if kind == REVEAL:
-        reward += w["reveal_piece"] * expected_reveal_position(before, action)
+        revealed = abs(after.board[action])  # reveal ids are squares; the piece is face up now
+        reward += w["reveal_piece"] * (PIECE_VALUE[revealed]
+                                       + expected_reveal_position(before, action))
     else:
         reward += position_term(after, player) - position_term(before, player)
         if kind == CAPTURE:
