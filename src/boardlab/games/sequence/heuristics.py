@@ -78,8 +78,9 @@ class SeedWeights:
     growth: float = 1.0
     """Not the seed's: a direction holding v chips adds e^(growth * v) (the seed's e^v is 1)."""
     jack_cost: float = 0.0
-    """Not the seed's: taken off any jack play that does not complete a line, so that a jack
-    is kept for a move that matters (the seed spends one whenever it scores best: 0)."""
+    """Not the seed's: taken off any jack play but one that decides the game (an infinite
+    value), so that a jack is kept for a move that matters (the seed spends one whenever it
+    scores best: 0)."""
     jack_reserve: float = 0.0
     """Not the seed's: taken off a jack play that neither completes a window of five
     (two-eyed) nor breaks an opponent's window of four (one-eyed), so that jacks are kept for
