@@ -16,21 +16,7 @@ from boardlab.arena.store import SCHEMA_VERSION, ResultStore
 from boardlab.arena.tournament import run_tournament, stored_tournaments
 from boardlab.cli import main
 from boardlab.core.match import derive_seed
-
-
-class Interrupted(Exception):
-    pass
-
-
-def interrupted_after(count):
-    seen = []
-
-    def on_game(row):
-        seen.append(row)
-        if len(seen) == count:
-            raise Interrupted
-
-    return on_game
+from arena_interrupt import Interrupted, stop_after
 
 
 def rows(path):
@@ -45,7 +31,7 @@ def test_resume_finishes_a_killed_tournament_with_its_own_parameters(tmp_path, c
     db = tmp_path / "r.sqlite"
     with pytest.raises(Interrupted):
         run_tournament("jungle:no_capture_limit=20", AGENTS, 2, db, seed=7, progress=False,
-                       on_game=interrupted_after(2))
+                       on_game=stop_after(2))
     assert len(rows(db)) == 2
     assert main(["arena", "--resume", str(db), "--workers", "1", "--no-progress"]) == 0
     stored = rows(db)
@@ -62,7 +48,7 @@ def test_resume_picks_the_unfinished_tournament_among_finished_ones(tmp_path):
     db = tmp_path / "r.sqlite"
     with pytest.raises(Interrupted):
         run_tournament("jungle", ["random", "greedy"], 4, db, seed=1, progress=False,
-                       on_game=interrupted_after(1))
+                       on_game=stop_after(1))
     run_tournament("jungle", ["random", "greedy"], 2, db, seed=2, progress=False)
     assert main(["arena", "--resume", str(db), "--workers", "1", "--no-progress"]) == 0
     seeds = sorted(row.key.base_seed for row in rows(db))
@@ -104,7 +90,7 @@ def test_report_gives_each_tournament_its_folder_and_names_unfinished_ones(tmp_p
     run_tournament("jungle", ["random", "greedy"], 2, db, seed=1, progress=False)
     with pytest.raises(Interrupted):
         run_tournament("reversi", ["random", "greedy"], 4, db, progress=False,
-                       on_game=interrupted_after(1))
+                       on_game=stop_after(1))
     assert main(["report", str(db), "--report", str(tmp_path / "out")]) == 0
     printed = " ".join(capsys.readouterr().out.split())
     assert "2 of 2 games stored" in printed

@@ -15,6 +15,7 @@ from boardlab.arena.store import ResultStore
 from boardlab.arena.tournament import run_tournament, tournament_result
 from boardlab.core.game import BoardLabError, ParseError
 from boardlab.core.match import derive_seed
+from arena_interrupt import Interrupted, stop_after
 
 BOTS = textwrap.dedent("""
     from boardlab import Agent
@@ -70,21 +71,6 @@ def test_pair_counts_add_up_and_score_counts_draws_half(tmp_path):
     assert pair.a_wins + pair.draws + pair.b_wins == pair.games == 6
     assert pair.a_score == pytest.approx((pair.a_wins + pair.draws / 2) / 6)
     assert {r.agent for r in result.ratings} == {"random", "greedy"}
-
-
-class Interrupted(Exception):
-    pass
-
-
-def stop_after(count: int):
-    seen = []
-
-    def on_game(row):
-        seen.append(row)
-        if len(seen) == count:
-            raise Interrupted
-
-    return on_game
 
 
 @pytest.mark.parametrize("workers", [1, 2])
