@@ -50,6 +50,10 @@ def test_random_games_keep_the_contract(name):
             state.apply(action)
             assert twin.current_player() == player, "apply on a state changed its clone"
             assert decisions <= facts.max_length
+        for player in range(facts.num_players):
+            # PettingZoo shows every agent the final position too
+            encoded = state.encode(player)
+            assert encoded.min() >= 0.0 and encoded.max() <= 1.0, f"{name}: final encoding"
         returns = state.returns()
         assert len(returns) == facts.num_players
         assert all(-1 <= r <= 1 for r in returns)

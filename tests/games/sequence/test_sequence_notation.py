@@ -175,3 +175,16 @@ def test_network_input_stays_in_unit_range_when_a_hand_holds_every_jack():
     planes = state.encode(0)
     assert planes.min() >= 0.0 and planes.max() <= 1.0
     assert planes[9].max() == 1.0 and planes[12].max() == 1.0
+
+
+def test_network_input_stays_in_unit_range_when_one_chip_completes_two_sequences():
+    # A team with one sequence that fills a line of nine ends on three; that count once
+    # encoded as 1.5 and broke PettingZoo's bounds check on a random game in CI.
+    rows = ["*........*"] + ["." * 10] * 3 + ["rrrr.rrrr."] + ["." * 10] * 4 + ["*........*"]
+    fields = ["turn 0", "sequences 1 0", "hand 0: 5h 9d qc kc ad 3d"]
+    state = make_game("sequence").state_from_text("\n".join(rows + fields))
+    state.apply(state.str_to_action("play 5h e4"))
+    assert state.sequences == [3, 0]
+    planes = state.encode(0)
+    assert planes.min() >= 0.0 and planes.max() <= 1.0
+    assert planes[15].max() == 1.0 and planes[16].max() == 0.0

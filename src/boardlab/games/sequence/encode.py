@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import LAYOUT, NUM_CARDS, ONE_EYED_JACKS, SIZE, SQUARES, TWO_EYED_JACKS
-from .rules import CHIP, CORNER_CELL, DRAFT_PHASE, EMPTY, SEQ_CHIP, SequenceState
+from .rules import CHIP, CORNER_CELL, DRAFT_PHASE, EMPTY, SEQ_CHIP, SEQUENCES_TO_WIN, SequenceState
 
 NETWORK_PLANES = 18
 """Planes of 10x10, channels first: see `network_input`."""
@@ -25,7 +25,7 @@ def network_input(state: SequenceState, player: int) -> np.ndarray:
     sequence chips; 4 corners; 5 empty; 6-8 per space, copies of its card in `player`'s hand,
     in the draft, in the discards (0-2, halved); 9-12 two-eyed and one-eyed jacks in hand and
     in the draft (constant planes, quartered); 13 draft step; 14 trade step; 15-16 own and
-    opponent sequences (halved); 17 deck left (fraction). Other hands and the deck order are
+    opponent sequences (halved, capped at the winning two); 17 deck left (fraction). Other hands and the deck order are
     never used, so a view and the true state encode alike."""
     team = player % 2
     board = np.asarray(state.board, dtype=np.int8)
@@ -49,7 +49,9 @@ def network_input(state: SequenceState, player: int) -> np.ndarray:
     planes[12] = sum(draft_counts[c] for c in ONE_EYED_JACKS) / 4
     planes[13] = float(state.phase == DRAFT_PHASE)
     planes[14] = float(state.seat == player and state.in_trade_step())
-    planes[15] = state.sequences[team] / 2
-    planes[16] = state.sequences[1 - team] / 2
+    # One chip can complete two sequences at once (a line of nine), so a finished game may
+    # count three; every count past the winning two reads as a win.
+    planes[15] = min(state.sequences[team], SEQUENCES_TO_WIN) / SEQUENCES_TO_WIN
+    planes[16] = min(state.sequences[1 - team], SEQUENCES_TO_WIN) / SEQUENCES_TO_WIN
     planes[17] = len(state.deck) / 104
     return planes.reshape(NETWORK_PLANES, SIZE, SIZE)
