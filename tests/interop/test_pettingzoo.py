@@ -37,9 +37,16 @@ def play_out(environment, seed: int) -> None:
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_api_test_passes(spec: str) -> None:
+def test_api_test_passes(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
     loadable(spec)
-    api_test(env(spec), num_cycles=300)
+    # api_test resets without a seed (the env then draws one from the system) and samples
+    # moves from the action spaces: both are pinned so that a failure reproduces. A random
+    # ending once failed here in CI and nowhere else (Sequence's three-sequence finish).
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(2026))
+    environment = env(spec)
+    for agent in environment.possible_agents:
+        environment.action_space(agent).seed(7)
+    api_test(environment, num_cycles=300)
 
 
 @pytest.mark.parametrize("spec", SPECS)
