@@ -173,7 +173,7 @@ def stored_tournaments(db_path: str | os.PathLike[str]) -> list[TournamentEntry]
         groups: dict[tuple[str, int, float | None], list[GameKey]] = {}
         for row in store.games(with_moves=False):
             key = row.key
-            if not any(_belongs(key, entry) for entry in entries):
+            if not any(belongs_to(key, entry) for entry in entries):
                 groups.setdefault((key.game, key.base_seed, key.time_per_move), []).append(key)
     for (game, seed, limit), keys in groups.items():
         agents = _listed_order(keys)
@@ -182,7 +182,7 @@ def stored_tournaments(db_path: str | os.PathLike[str]) -> list[TournamentEntry]
     return entries
 
 
-def _belongs(key: GameKey, entry: TournamentEntry) -> bool:
+def belongs_to(key: GameKey, entry: TournamentEntry) -> bool:
     """Whether the game `key` is one of the tournament `entry`'s games."""
     return (key.game, key.base_seed, key.time_per_move) == \
         (entry.game, entry.base_seed, entry.time_per_move) \

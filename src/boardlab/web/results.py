@@ -13,7 +13,7 @@ from typing import Any
 from .. import render
 from ..arena.report import cross_table, to_json, totals
 from ..arena.store import GameRow, ResultStore
-from ..arena.tournament import tournament_result
+from ..arena.tournament import belongs_to, stored_tournaments, tournament_result
 from ..core.game import CHANCE, BoardLabError, ParseError
 from ..core.registry import make_game
 from .sessions import NotFound, result_text
@@ -94,24 +94,22 @@ class Results:
                 "svg": render.svg(shown, shown_last), "text": str(shown)}
 
     def tournaments(self) -> list[dict[str, Any]]:
-        """Every tournament in the store: games grouped by game spec, base seed and time
-        limit, with the arena's own tables (pairs, cross table, totals, ratings)."""
-        groups: dict[tuple[str, int, float | None], list[GameRow]] = {}
-        for row in self._rows(with_moves=False):
-            groups.setdefault((row.key.game, row.key.base_seed, row.key.time_per_move),
-                              []).append(row)
+        """Every tournament in the store, as the arena finds them (`stored_tournaments`: those
+        it recorded, then the others its games show), with the arena's own tables (pairs,
+        cross table, totals, ratings)."""
+        keys = [row.key for row in self._rows(with_moves=False)]
         out = []
         with ResultStore(self.path) as store:
-            for (game, seed, limit), rows in groups.items():
-                agents = _agent_order(rows)
-                per_pair = max(row.key.game_index for row in rows) + 1
-                result = tournament_result(store, game, agents, per_pair, seed, limit,
-                                           resamples=100)
+            for entry in stored_tournaments(self.path):
+                agents = list(entry.agents)
+                result = tournament_result(store, entry.game, agents, entry.games_per_pair,
+                                           entry.base_seed, entry.time_per_move, resamples=100)
                 cells = cross_table(result)
                 document = to_json(result)
                 document.update({
-                    "seed": seed, "time_per_move": limit, "agents": agents,
-                    "stored_games": len(rows),
+                    "seed": entry.base_seed, "time_per_move": entry.time_per_move,
+                    "agents": agents,
+                    "stored_games": sum(belongs_to(key, entry) for key in keys),
                     "cross": [[None if a == b else _cell_json(cells[(a, b)]) for b in agents]
                               for a in agents],
                     "totals": [{"agent": a, **_cell_json(cell)}
@@ -123,21 +121,3 @@ class Results:
 def _cell_json(cell: Any) -> dict[str, Any]:
     return {"games": cell.games, "wins": cell.wins, "draws": cell.draws, "losses": cell.losses,
             "rate": cell.rate_text(), "wdl": cell.wdl_text()}
-
-
-def _agent_order(rows: list[GameRow]) -> list[str]:
-    """Agents in an order where every stored pair (a, b) has a before b, as the tournament
-    listed them (tournament_result counts only pairs in that order)."""
-    before: dict[str, set[str]] = {}
-    for row in rows:
-        before.setdefault(row.key.pair_a, set())
-        before.setdefault(row.key.pair_b, set()).add(row.key.pair_a)
-    order: list[str] = []
-    while before:
-        ready = [a for a, needs in before.items() if not needs - set(order)]
-        if not ready:  # a cycle cannot come from one tournament; keep the rest as met
-            ready = list(before)
-        for agent in ready:
-            order.append(agent)
-            del before[agent]
-    return order
