@@ -19,7 +19,9 @@ random moves from 1.0, 0.5, 0.2) and keeps about half of the positions with thei
 dropout 0.1) with masked MSE on the legal actions, targets / 10, Adam, batch 64, and prints
 how often its argmax among the legal actions is one of the best actions of held-out positions.
 `--out` saves the fitted network as DQN weights (reward `qlearning`, playing the network alone)
-for the arena. `score` measures DQN agents' networks (and a random legal move) the same way.
+for the arena. `--conv C` replaces the first fully connected layer by two 3x3 convolutions of
+C channels over the seed's 6x7x8 planes (not the seed's network, and not a DQN agent can load:
+it measures what sharing weights across squares buys). `score` measures DQN agents' networks (and a random legal move) the same way.
 """
 
 from __future__ import annotations
@@ -92,8 +94,21 @@ def best_action_agreement(q: np.ndarray, targets: np.ndarray, masks: np.ndarray
     return float(np.mean(got >= best - 1e-6)), float(np.mean(best - got) * TARGET_SCALE)
 
 
+def convolutional_network(channels: int, hidden: int):
+    """Two 3x3 convolutions over the (6, 7, 8) planes, then the seed's last three layers."""
+    from torch import nn
+
+    return nn.Sequential(
+        nn.Unflatten(1, (6, 7, 8)),
+        nn.Conv2d(6, channels, 3, padding=1), nn.ReLU(),
+        nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(), nn.Flatten(),
+        nn.Linear(channels * 7 * 8, hidden), nn.ReLU(), nn.Dropout(0.1),
+        nn.Linear(hidden, hidden), nn.ReLU(), nn.Dropout(0.1),
+        nn.Linear(hidden, 280))
+
+
 def fit(train: list[str], test: str, hidden: int, seconds: float, lr: float,
-        report_every: int, out: str | None) -> None:
+        report_every: int, out: str | None, conv: int = 0) -> None:
     import torch
 
     from boardlab.agents.dqn import DQNAgent
@@ -106,7 +121,7 @@ def fit(train: list[str], test: str, hidden: int, seconds: float, lr: float,
     print(f"train {len(x)} positions, test {len(x_test)}; a random legal move is a best one "
           f"{random_pick:.3f} of the time")
     agent = DQNAgent(make_game("jungle"), weights="none", hidden=hidden, lookahead=0)
-    network = agent.network
+    network = convolutional_network(conv, hidden) if conv else agent.network
     optimizer = torch.optim.Adam(network.parameters(), lr=lr)
     rng = np.random.default_rng(0)
 
@@ -172,17 +187,21 @@ def main() -> None:
     fitting.add_argument("--lr", type=float, default=1e-3)
     fitting.add_argument("--report-every", type=int, default=5000)
     fitting.add_argument("--out", help="save the fitted network here as DQN weights")
+    fitting.add_argument("--conv", type=int, default=0,
+                         help="channels of a convolutional first stage (0 = the seed's net)")
     scoring = commands.add_parser("score")
     scoring.add_argument("test")
     scoring.add_argument("specs", nargs="+", help="DQN agent specs, e.g. dqn:lookahead=0")
     args = parser.parse_args()
+    if args.command == "fit" and args.conv and args.out:
+        parser.error("--out saves DQN weights, which hold the seed's network only: drop --conv")
     if args.command == "generate":
         generate(args.out, args.seed, args.seconds)
     elif args.command == "score":
         score(args.test, args.specs)
     else:
         fit(args.train.split(","), args.test, args.hidden, args.seconds, args.lr,
-            args.report_every, args.out)
+            args.report_every, args.out, args.conv)
 
 
 if __name__ == "__main__":

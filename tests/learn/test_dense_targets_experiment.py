@@ -47,3 +47,6 @@ def test_generate_then_fit_writes_weights_the_arena_can_load(tmp_path: Path) -> 
     assert "best action" in result.stdout and weights.exists()
     agent = make_agent(f"dqn:weights={weights}", make_game("jungle"))
     assert agent.lookahead == 0 and agent.trained_reward == "qlearning"
+    conv = subprocess.run(run + ["fit", str(data), str(data), "--seconds", "1", "--conv", "4"],
+                          check=True, capture_output=True, text=True)
+    assert "best action" in conv.stdout
