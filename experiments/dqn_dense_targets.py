@@ -20,8 +20,9 @@ dropout 0.1) with masked MSE on the legal actions, targets / 10, Adam, batch 64,
 how often its argmax among the legal actions is one of the best actions of held-out positions.
 `--out` saves the fitted network as DQN weights (reward `qlearning`, playing the network alone)
 for the arena. `--conv C` replaces the first fully connected layer by two 3x3 convolutions of
-C channels over the seed's 6x7x8 planes (not the seed's network, and not a DQN agent can load:
-it measures what sharing weights across squares buys). `score` measures DQN agents' networks (and a random legal move) the same way.
+C channels over the seed's 6x7x8 planes (not the seed's network, and not one a DQN agent can
+load: it measures what sharing weights across squares buys). `score` measures DQN agents'
+networks (and a random legal move) the same way.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import LAYOUT, NUM_CARDS, ONE_EYED_JACKS, SIZE, SQUARES, TWO_EYED_JACKS
-from .rules import CHIP, CORNER_CELL, DRAFT_PHASE, EMPTY, SEQ_CHIP, SEQUENCES_TO_WIN, SequenceState
+from .rules import (CHIP, CORNER_CELL, DRAFT_PHASE, EMPTY, SEQ_CHIP, SEQUENCES_TO_WIN,
+                    SequenceState)
 
 NETWORK_PLANES = 18
 """Planes of 10x10, channels first: see `network_input`."""
@@ -25,8 +26,8 @@ def network_input(state: SequenceState, player: int) -> np.ndarray:
     sequence chips; 4 corners; 5 empty; 6-8 per space, copies of its card in `player`'s hand,
     in the draft, in the discards (0-2, halved); 9-12 two-eyed and one-eyed jacks in hand and
     in the draft (constant planes, quartered); 13 draft step; 14 trade step; 15-16 own and
-    opponent sequences (halved, capped at the winning two); 17 deck left (fraction). Other hands and the deck order are
-    never used, so a view and the true state encode alike."""
+    opponent sequences (halved, capped at the winning two); 17 deck left (fraction). Other
+    hands and the deck order are never used, so a view and the true state encode alike."""
     team = player % 2
     board = np.asarray(state.board, dtype=np.int8)
     planes = np.zeros((NETWORK_PLANES, SQUARES), dtype=np.float32)
