@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from ..core.agent import Agent, Clock
-from ..core.game import CHANCE, BoardLabError, Game, State
+from ..core.game import BoardLabError, Game, State
 from ..learn.kits import has_kit, kit_for
+from .evaluation import outcomes_after
 from .qlearning import default_model_path
 
 FORMAT = "boardlab-dqn"
@@ -253,11 +254,7 @@ class DQNAgent(Agent):
         leaves: list[tuple[int, float, State]] = []  # (action index, probability, state)
         scores = np.zeros(len(legal))
         for i, action in enumerate(legal):
-            child = state.child(action)
-            outcomes = ([(k, p) for k, p in child.chance_outcomes()]
-                        if child.current_player() == CHANCE else [(None, 1.0)])
-            for outcome, p in outcomes:
-                leaf = child if outcome is None else child.child(outcome)
+            for p, leaf in outcomes_after(state, action):
                 if self.reward is not None:
                     scores[i] += p * self.reward(state, action, leaf)
                 elif leaf.is_terminal():

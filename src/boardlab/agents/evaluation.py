@@ -1,4 +1,5 @@
-"""What search agents share: picking the game's heuristic by name, and scoring terminal states."""
+"""What search agents share: picking the game's heuristic by name, scoring terminal states,
+and the states an action leads to once chance has spoken."""
 
 from __future__ import annotations
 
@@ -38,3 +39,12 @@ def expected_value(state: State, player: int, evaluate: Evaluator) -> float:
         return sum(p * expected_value(state.child(a), player, evaluate)
                    for a, p in state.chance_outcomes())
     return evaluate(state, player)
+
+
+def outcomes_after(state: State, action: int) -> list[tuple[float, State]]:
+    """(probability, state) for each way `action` can turn out: the child itself, or, when
+    the child is a chance node (a reveal, a blind attack), each of its outcomes."""
+    child = state.child(action)
+    if child.current_player() != CHANCE:
+        return [(1.0, child)]
+    return [(p, child.child(outcome)) for outcome, p in child.chance_outcomes()]

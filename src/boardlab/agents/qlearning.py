@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from ..core.agent import Agent, Clock
-from ..core.game import CHANCE, BoardLabError, Game, State
+from ..core.game import BoardLabError, Game, State
 from ..learn.kits import RewardFunction, has_kit, kit_for
-from .evaluation import expected_value, pick_evaluator
+from .evaluation import expected_value, outcomes_after, pick_evaluator
 
 FORMAT = "boardlab-qtable"
 VERSION = 1
@@ -256,12 +256,8 @@ def expected_reward(state: State, action: int, reward, replies: RewardFunction |
                     ) -> float:
     """The reward of `action` averaged exactly over the chance outcomes it leads to; with
     `replies`, plus the reply reward of the opponent's worst reply after each outcome."""
-    child = state.child(action)
-    outcomes = (child.chance_outcomes() if child.current_player() == CHANCE
-                else [(None, 1.0)])
     total = 0.0
-    for outcome, p in outcomes:
-        after = child if outcome is None else child.child(outcome)
+    for p, after in outcomes_after(state, action):
         value = reward(state, action, after)
         if replies is not None and not after.is_terminal():
             value += worst_reply(after, state.current_player(), replies)
@@ -279,11 +275,7 @@ def worst_reply(state: State, player: int, replies: RewardFunction) -> float:
                   else state.legal_actions())
     worst = 0.0
     for action in candidates:
-        child = state.child(action)
-        if child.current_player() == CHANCE:
-            value = sum(p * replies.reply(state, child.child(k), player)
-                        for k, p in child.chance_outcomes())
-        else:
-            value = replies.reply(state, child, player)
+        value = sum(p * replies.reply(state, after, player)
+                    for p, after in outcomes_after(state, action))
         worst = min(worst, value)
     return worst
