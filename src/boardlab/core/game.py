@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
@@ -102,6 +102,19 @@ class Game:
         minimax agent without a transposition table (checked in the game's tests).
         """
         return None
+
+    def encode_batch(self, states: Sequence["State"], players: Sequence[int]) -> np.ndarray:
+        """`states[i].encode(players[i])` for every i, stacked (len(states), *shape) float32.
+
+        Batched training calls this once per step for hundreds of games; a game may override
+        it with a compiled kernel that must give exactly the same arrays (tested)."""
+        return np.stack([state.encode(player) for state, player in zip(states, players)])
+
+    @property
+    def engine_dialects(self) -> "tuple[EngineDialect, ...]":
+        """The engine protocols this game can be spoken over (the `engine` agent, `boardlab
+        uci`), the game's usual one first; empty when no engine protocol knows the game."""
+        return ()
 
     def forfeit_returns(self, loser: int) -> list[float]:
         """Returns when `loser` forfeits (crash, illegal action, time): loser -1, the rest +1."""
@@ -218,6 +231,57 @@ class State:
     def _repr_svg_(self) -> str:
         """Jupyter shows a state as its picture."""
         return self.svg()
+
+
+@dataclass(frozen=True)
+class EngineDialect:
+    """How a game is written for engines of one protocol: declared by the game (a hook), so
+    the protocol code never asks which game it plays. Moves default to the game's notation,
+    positions to `State.to_text()`."""
+
+    protocol: str
+    """`uci`, `ucci` or `gtp`."""
+    variant: str = ""
+    """The engine's name for the game (UCI_Variant), '' when the engine needs none."""
+    variants_file: str = ""
+    """Text of a variants file the engine loads (`setoption name VariantPath`), or ''."""
+    move_to_engine: Callable[["State", int], str] | None = None
+    """Action -> the engine's move text; None: `state.action_to_str`."""
+    move_from_engine: Callable[["State", str], int] | None = None
+    """The engine's move text -> action (ParseError or IllegalActionError if it is none);
+    None: `state.str_to_action`."""
+    colours: tuple[str, ...] = ("black", "white")
+    """GTP: the colour names of players 0 and 1."""
+    board_size: int = 0
+    """GTP: the `boardsize` to announce."""
+
+    def to_engine(self, state: "State", action: int) -> str:
+        if self.move_to_engine is None:
+            return state.action_to_str(action)
+        return self.move_to_engine(state, action)
+
+    def from_engine(self, state: "State", text: str) -> int:
+        if self.move_from_engine is None:
+            return state.str_to_action(text)
+        return self.move_from_engine(state, text)
+
+
+def random_opening(state: State, plies: int, seed: int | None) -> State:
+    """`state` after `plies` uniformly random moves drawn from `seed` (a game's
+    `opening_plies` setting, so a tournament's games start apart), each chosen among the moves
+    that do not end the game; chance nodes on the way are drawn too and do not count."""
+    rng = random.Random(seed)
+    played = 0
+    while played < plies and not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes())
+            state.apply(rng.choices(actions, weights)[0])
+            continue
+        moves = state.legal_actions()
+        going_on = [a for a in moves if not state.child(a).is_terminal()]
+        state.apply(rng.choice(going_on or moves))
+        played += 1
+    return state
 
 
 def check_action(state: State, action: int) -> None:

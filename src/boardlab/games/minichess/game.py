@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State,
-                          check_action)
+                          check_action, random_opening)
 from ..chesslike import (Board, board_field, count_pieces, parse_board_field,
                          parse_side_to_move, text_board)
 from . import rules
@@ -62,10 +62,14 @@ def parse_move(text: str) -> tuple[int, int]:
 class MiniChessSettings:
     max_plies: int = 50
     """Plies after which the game is adjudicated by material (the framework's 50)."""
+    opening_plies: int = 0
+    """Random plies from the start, drawn from the game's seed (so arena games start apart)."""
 
     def __post_init__(self) -> None:
         if self.max_plies < 1:
             raise ValueError("max_plies must be at least 1")
+        if self.opening_plies < 0:
+            raise ValueError("opening_plies must be at least 0")
 
 
 class MiniChessGame(Game):
@@ -78,10 +82,17 @@ class MiniChessGame(Game):
                          hidden_information=False, max_length=self.settings.max_plies)
 
     def initial_state(self, seed: int | None = None) -> "MiniChessState":
-        return self.state_from_text(START_FEN)
+        start = self.state_from_text(START_FEN)
+        return random_opening(start, self.settings.opening_plies, seed)
 
     def state_from_text(self, text: str) -> "MiniChessState":
         return parse_fen(self, text)
+
+    @property
+    def engine_dialects(self):
+        from .fairy_stockfish import DIALECTS
+
+        return DIALECTS
 
     @property
     def evaluators(self):

@@ -13,7 +13,8 @@ from operator import index as as_int
 
 import numpy as np
 
-from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State
+from ...core.game import (TERMINAL, EngineDialect, Game, GameFacts, IllegalActionError,
+                          ParseError, State)
 from .bitboard import (
     SIZE,
     SQUARES,
@@ -55,6 +56,11 @@ class ReversiGame(Game):
 
     def state_from_text(self, text: str) -> "ReversiState":
         return parse_position(self, text)
+
+    @property
+    def engine_dialects(self) -> tuple[EngineDialect, ...]:
+        """The Go Text Protocol, as GRhino speaks it: `play black D3`, black first."""
+        return (EngineDialect("gtp", colours=COLOUR_NAMES, board_size=8),)
 
     @property
     def evaluators(self):

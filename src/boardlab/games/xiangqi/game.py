@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State,
-                          check_action)
+                          check_action, random_opening)
 from ..chesslike import Board, board_field, parse_board_field, parse_side_to_move, text_board
 from . import rules
 from .actions import (ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, FILES, NUM_ACTIONS, MOVE_NAMES,
@@ -31,10 +31,14 @@ SIDE_NAMES = ("red", "black")
 class XiangqiSettings:
     max_plies: int = 300
     """Plies after which a game still undecided is drawn."""
+    opening_plies: int = 0
+    """Random plies from the start, drawn from the game's seed (so arena games start apart)."""
 
     def __post_init__(self) -> None:
         if self.max_plies < 1:
             raise ValueError("max_plies must be at least 1")
+        if self.opening_plies < 0:
+            raise ValueError("opening_plies must be at least 0")
 
 
 class XiangqiGame(Game):
@@ -47,10 +51,17 @@ class XiangqiGame(Game):
                          hidden_information=False, max_length=self.settings.max_plies)
 
     def initial_state(self, seed: int | None = None) -> "XiangqiState":
-        return self.state_from_text(START_FEN)
+        start = self.state_from_text(START_FEN)
+        return random_opening(start, self.settings.opening_plies, seed)
 
     def state_from_text(self, text: str) -> "XiangqiState":
         return parse_fen(self, text)
+
+    @property
+    def engine_dialects(self):
+        from .engines import DIALECTS
+
+        return DIALECTS
 
     @property
     def evaluators(self):
