@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, TERMINAL, BoardLabError, Game, State
-from .mcts import _draw
+from .mcts import _draw, principal_variation
 
 FORMAT = "boardlab-alphazero"
 VERSION = 1
@@ -382,7 +382,8 @@ class AlphaZeroAgent(Agent):
     def act(self, state: State, clock: Clock) -> int:
         actions = state.legal_actions()
         if len(actions) == 1:
-            self.info = {"simulations": 0, "value": None, "visits": {}}
+            self.info = {"simulations": 0, "value": None, "visits": {}, "heat": {},
+                         "pv": [state.action_to_str(actions[0])]}
             return actions[0]
         settings = self.settings
         root = Node(state, 1.0)
@@ -399,13 +400,21 @@ class AlphaZeroAgent(Agent):
         move = choose_move(root, settings.temperature, self.rng)
         me = state.current_player()
         top = sorted(root.children.items(), key=lambda item: -item[1].visits)[:5]
+        total = sum(child.visits for child in root.children.values()) or 1
         self.info = {
             "simulations": settings.sims,
             "value": (root.value_sum / root.visits) * (1 if me == 0 else -1),
             "visits": {state.action_to_str(a): child.visits for a, child in top},
+            "heat": {"visit share": {state.action_to_str(a): child.visits / total
+                                     for a, child in root.children.items()},
+                     "prior": {state.action_to_str(a): float(p)
+                               for a, p in (root.priors or {}).items()}},
+            "pv": principal_variation(root, move),
         }
         return move
 
     def last_info(self) -> dict[str, Any]:
-        """simulations, value (mean return of the mover at the root), visits of the top moves."""
+        """simulations, value (mean return of the mover at the root), visits of the top moves;
+        heat (visit shares and the network's priors of the root moves) and pv (the most
+        visited line from the move played, in notation)."""
         return self.info

@@ -227,10 +227,29 @@ class DQNAgent(Agent):
     def act(self, state: State, clock: Clock) -> int:
         self.moves_played = getattr(self, "moves_played", 0) + 1
         if self.moves_played <= self.settings.random_moves:
+            self.last_view: State | None = None
             return self.rng.choice(state.legal_actions())
+        self.last_view = state  # last_info() scores it again on demand (training never asks)
         if self.lookahead:
             return self.search_one_ply(state)
         return self.choose(state, epsilon=0.0)
+
+    def last_info(self) -> dict[str, Any]:
+        """heat: the scores the last move was chosen by, from the network (its Q-values of the
+        legal moves, or the one-ply search's scores with lookahead); pv: the move. Empty
+        after a random opening move."""
+        state = getattr(self, "last_view", None)
+        if state is None or state.is_terminal():
+            return {}
+        legal = state.legal_actions()
+        if self.lookahead:
+            kind, scores = "one-ply score", self.one_ply_scores(state)
+        else:
+            kind, scores = "Q-value", self.q_values([state], [state.current_player()])[0][legal]
+        best = legal[int(np.argmax(scores))]
+        return {"value": float(np.max(scores)),
+                "heat": {kind: {state.action_to_str(a): float(v) for a, v in zip(legal, scores)}},
+                "pv": [state.action_to_str(best)]}
 
     def choose(self, state: State, epsilon: float) -> int:
         """Epsilon-greedy: a random action with probability epsilon (a random legal one when
@@ -246,9 +265,15 @@ class DQNAgent(Agent):
         return legal[int(np.argmax(q[legal]))]
 
     def search_one_ply(self, state: State) -> int:
-        """Score each legal action a by E[r(s, a) + gamma V(s')] over its chance outcomes:
-        r the game's `dqn` reward (learn/kits.py) and V(s') = -max_b Q(s', b) from the
-        opponent's side (0 at a terminal s', whose result r already holds)."""
+        """The legal action with the best `one_ply_scores`."""
+        legal = state.legal_actions()
+        return legal[int(np.argmax(self.one_ply_scores(state)))]
+
+    def one_ply_scores(self, state: State) -> np.ndarray:
+        """Score each legal action a (in `legal_actions()` order) by E[r(s, a) + gamma V(s')]
+        over its chance outcomes: r the game's `dqn` reward (learn/kits.py) and
+        V(s') = -max_b Q(s', b) from the opponent's side (0 at a terminal s', whose result r
+        already holds)."""
         me = state.current_player()
         legal = state.legal_actions()
         leaves: list[tuple[int, float, State]] = []  # (action index, probability, state)
@@ -267,7 +292,7 @@ class DQNAgent(Agent):
             for (i, p, leaf), row in zip(leaves, q):
                 best = max(row[a] for a in leaf.legal_actions())
                 scores[i] -= self.gamma * p * best
-        return legal[int(np.argmax(scores))]
+        return scores
 
 
 class DuelingDQNAgent(DQNAgent):

@@ -47,6 +47,9 @@ REUSE_DEPTH = 4
 TOP_MOVES = 5
 """Root moves listed in `last_info()["visits"]`."""
 
+PV_LENGTH = 8
+"""Longest principal variation `last_info()["pv"]` reports."""
+
 PlayoutKernel = Callable[[State, int], list[float]]
 
 
@@ -111,6 +114,21 @@ class Node:
         """(outcome, probability) at chance nodes."""
 
 
+def principal_variation(root: Any, first: int) -> list[str]:
+    """The line the tree believes in, for `last_info`: `first`, then the most visited reply at
+    each decision node below, in notation; it stops at a chance node (no single line). Any
+    tree whose nodes have `state`, `mover`, `children` and `visits` (AlphaZero's too)."""
+    line, node, action = [], root, first
+    while len(line) < PV_LENGTH:
+        line.append(node.state.action_to_str(action))
+        child = node.children.get(action)
+        if child is None or child.mover < 0 or not child.children:
+            break
+        node = child
+        action = max(node.children, key=lambda a: node.children[a].visits)
+    return line
+
+
 class MCTSAgent(Agent):
     name = "mcts"
     Settings = MCTSSettings
@@ -151,7 +169,8 @@ class MCTSAgent(Agent):
         if len(actions) == 1:  # nothing to think about; the old tree no longer fits either
             self.tree = None
             self.info = {"simulations": 0, "value": None, "visits": {}, "reused_visits": 0,
-                         "determinizations": 0, "seconds": time.perf_counter() - started}
+                         "determinizations": 0, "seconds": time.perf_counter() - started,
+                         "heat": {}, "pv": [state.action_to_str(actions[0])]}
             return actions[0]
 
         views = settings.determinizations if self.hidden else 1
@@ -185,12 +204,16 @@ class MCTSAgent(Agent):
             "reused_visits": reused,
             "determinizations": views,
             "seconds": time.perf_counter() - started,
+            "heat": {"visit share": {state.action_to_str(a): n / total
+                                     for a, n in visits.items()} if total else {}},
+            "pv": principal_variation(root, best),
         }
         return best
 
     def last_info(self) -> dict[str, Any]:
         """simulations run, value (mean return of the mover), visits of the top root moves,
-        reused_visits (kept from the last move), determinizations, seconds."""
+        reused_visits (kept from the last move), determinizations, seconds; heat (each root
+        move's share of the visits) and pv (the most visited line, in notation)."""
         return self.info
 
     # --- the search ---------------------------------------------------------------------------

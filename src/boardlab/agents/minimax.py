@@ -74,6 +74,7 @@ class MinimaxAgent(Agent):
         self.table: dict[Any, tuple[int, float, int, int | None]] = {}
         self.killers: dict[int, list[int]] = {}
         self.info: dict[str, Any] = {}
+        self.root_scores: dict[int, float] = {}
 
     def act(self, state: State, clock: Clock) -> int:
         settings = self.settings
@@ -98,11 +99,32 @@ class MinimaxAgent(Agent):
                 break  # deepest iteration done, or the game is decided
             depth = min(depth + settings.step, settings.depth)
         self.info = {"depth": finished_depth, "value": best_value, "nodes": self.nodes,
-                     "seconds": clock.elapsed()}
+                     "seconds": clock.elapsed(),
+                     "heat": {"root score": {state.action_to_str(a): v
+                                             for a, v in self.root_scores.items()}},
+                     "pv": self._principal_variation(state, best_action)}
         return best_action
 
     def last_info(self) -> dict[str, Any]:
+        """depth finished, value (for the mover, in the heuristic's units), nodes, seconds;
+        heat: each root move's score in the deepest finished iteration (exact for the best
+        move, an upper bound for a move alpha-beta proved worse; the compiled search reports
+        the best move only); pv: the expected line, from the transposition table."""
         return self.info
+
+    def _principal_variation(self, state: State, first: int, longest: int = 8) -> list[str]:
+        """`first`, then the table's best move at each position below, up to a chance node."""
+        line, action = [], first
+        while len(line) < longest:
+            line.append(state.action_to_str(action))
+            state = state.child(action)
+            if state.is_terminal() or state.current_player() == CHANCE or not self.settings.tt:
+                break
+            entry = self.table.get(state.key())
+            if entry is None or entry[3] is None:
+                break
+            action = entry[3]
+        return line
 
     def _root(self, state: State, actions: list[int], depth: int,
               previous_best: int) -> tuple[int, float]:
@@ -110,10 +132,13 @@ class MinimaxAgent(Agent):
         if self.kernel is not None:
             return self._compiled_root(state, ordered, depth)
         alpha, best_action = float("-inf"), previous_best
+        scores = {}
         for action in ordered:
             value = self._value(state.child(action), depth - 1, alpha, float("inf"))
+            scores[action] = value
             if value > alpha:
                 alpha, best_action = value, action
+        self.root_scores = scores  # only a finished iteration's: last_info's heat map
         return best_action, alpha
 
     def _compiled_root(self, state: State, ordered: list[int], depth: int) -> tuple[int, float]:
@@ -130,6 +155,7 @@ class MinimaxAgent(Agent):
         self.nodes += nodes
         if not completed:
             raise _OutOfTime
+        self.root_scores = {ordered[best_index]: value}
         return ordered[best_index], value
 
     def _value(self, state: State, depth: int, alpha: float, beta: float) -> float:

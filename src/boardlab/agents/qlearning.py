@@ -203,6 +203,7 @@ class QLearningAgent(Agent):
 
     # --- playing -------------------------------------------------------------------------------
     def act(self, state: State, clock: Clock) -> int:
+        self.last_view = state  # for last_info's heat map, read from the table on demand
         return self.choose(state, epsilon=0.0)
 
     def choose(self, state: State, epsilon: float) -> int:
@@ -239,7 +240,15 @@ class QLearningAgent(Agent):
         return self.rng.choice([a for a, v in zip(legal, values) if v == best])
 
     def last_info(self) -> dict[str, Any]:
-        return dict(self.stats)
+        """decisions, table_hits, fallbacks so far; heat: the table's Q-values of the legal
+        moves in the last position played (empty where the table has no row for it)."""
+        info: dict[str, Any] = dict(self.stats)
+        state = getattr(self, "last_view", None)
+        if state is not None and not state.is_terminal():
+            row = self.table.q.get(self.table_key(state)) or {}
+            info["heat"] = {"Q-value": {state.action_to_str(a): row[a]
+                                        for a in state.legal_actions() if a in row}}
+        return info
 
     # --- learning ------------------------------------------------------------------------------
     def learn(self, state: State, action: int, reward: float, next_state: State,
