@@ -7,7 +7,8 @@ from typing import Any
 
 
 def add_uci_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="xiangqi (spoken as UCCI) or minichess (UCI)")
+    parser.add_argument("game", help="xiangqi (UCCI, or UCI when greeted with uci) or "
+                        "minichess (UCI)")
     parser.add_argument("agent", help="agent spec, e.g. minimax:depth=3 or mcts:sims=800")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the agent's randomness (default 0)")

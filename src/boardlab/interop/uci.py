@@ -14,8 +14,10 @@ Commands understood (either protocol's greeting is accepted, and answered in kin
   stop                       the search ends as soon as the agent looks at its clock
   quit                       ends the engine (after the running search, stopped)
 
-Moves are in the game's own notation: ICCS `h2e2` for xiangqi, `a2a3` for minichess; FEN is the
-game's `to_text` notation. The search runs in a thread against a `Clock` whose budget comes from
+Moves are written as the game declares for the protocol spoken (`Game.engine_dialects`):
+xiangqi in UCCI uses ICCS `h2e2`, in UCI Fairy-Stockfish's `h3e3` (ranks 1-10); minichess
+`a2a3`; a game that declares nothing uses its own notation. The protocol before any greeting is
+the game's first declared UCI or UCCI one. FEN is the game's `to_text` notation. The search runs in a thread against a `Clock` whose budget comes from
 `go`; `stop` sets that budget to zero. `depth D` sets the agent's `depth` parameter for that
 search when the agent has one. A line that cannot be understood gets one
 `info string error: ...` line and the engine carries on; it never exits on bad input.
@@ -30,7 +32,7 @@ import threading
 from typing import Any, TextIO
 
 from ..core.agent import Agent, Clock
-from ..core.game import BoardLabError, Game, State
+from ..core.game import BoardLabError, EngineDialect, Game, State
 from ..core.registry import make_agent, make_game
 
 SAFETY = 0.05
@@ -49,7 +51,9 @@ class Engine:
         self.out = out
         self.seed = seed
         self.games_started = 0
-        self.protocol = "ucci" if game.name == "xiangqi" else "uci"
+        self.dialects = {d.protocol: d for d in game.engine_dialects
+                         if d.protocol in ("uci", "ucci")}
+        self.protocol = next(iter(self.dialects), "uci")
         self.state: State = game.initial_state(seed)
         self._write_lock = threading.Lock()
         self._search: threading.Thread | None = None
@@ -138,14 +142,14 @@ class Engine:
         self.agent.player = state.current_player()
         try:
             action = self.agent.act(state.view(self.agent.player, self.agent.rng), clock)
-            move = state.action_to_str(action)
+            move = self.dialect().to_engine(state, action)
             if action not in state.legal_actions():
                 raise BoardLabError(f"the agent chose {move}, which is not legal here")
         except Exception as error:  # an agent bug must not kill the engine
             self.say(f"info string error: agent {self.agent_spec} failed: "
                      f"{type(error).__name__}: {_one_line(error)}")
             # Still answer: a GUI waiting for bestmove would hang otherwise.
-            move = state.action_to_str(state.legal_actions()[0])
+            move = self.dialect().to_engine(state, state.legal_actions()[0])
         finally:
             self.agent.settings = saved
         info = self.agent.last_info()
@@ -188,11 +192,16 @@ class Engine:
                                 "'fen FEN'")
         for number, text in enumerate(moves, 1):
             try:
-                state.apply(state.str_to_action(text))
+                state.apply(self.dialect().from_engine(state, text))
             except BoardLabError as error:
                 raise BoardLabError(f"move {number} ({text}) of the position command: "
                                     f"{_one_line(error)}; position unchanged") from None
         return state
+
+    def dialect(self) -> EngineDialect:
+        """How moves are written in the protocol now spoken (the game's own notation when it
+        declares nothing for it)."""
+        return self.dialects.get(self.protocol, EngineDialect(self.protocol))
 
     def say(self, text: str) -> None:
         with self._write_lock:
