@@ -25,8 +25,8 @@ How the game contract's features enter:
 Tricks, one line each:
 - each node keeps its state, so a simulation walks down without replaying moves and pays one
   `child()` for the new node (memory: one state per simulation);
-- a game's compiled random playout (`Game.random_playout_kernel(state, seed) -> returns`)
-  replaces the Python rollout when it offers one: one numba call per simulation;
+- a game's compiled random playout (`Game.random_playout_kernel(state, seed) -> returns`,
+  None where the game has none) replaces the Python rollout: one numba call per simulation;
 - tree reuse: in perfect-information games the subtree of the position the opponent left us
   in (found below our last move by `State.key()`) keeps its visits into the next move.
 """
@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, TERMINAL, Evaluator, Game, ParseError, State
@@ -49,8 +49,6 @@ TOP_MOVES = 5
 
 PV_LENGTH = 8
 """Longest principal variation `last_info()["pv"]` reports."""
-
-PlayoutKernel = Callable[[State, int], list[float]]
 
 
 @dataclass
@@ -146,9 +144,8 @@ class MCTSAgent(Agent):
             except ParseError as error:
                 raise ParseError(f"mcts rollout={settings.rollout!r}: {error}") from None
         self.max_plies = settings.rollout_depth if self.evaluate is not None else -1
-        kernel = getattr(game, "random_playout_kernel", None)
-        self.playout: PlayoutKernel | None = (
-            kernel if callable(kernel) and settings.kernel and self.evaluate is None else None)
+        self.use_kernel = settings.kernel and self.evaluate is None
+        """Ask the game for compiled random playouts (until it says it has none)."""
         self.hidden = game.facts.hidden_information
         self.tree: tuple[Node, int] | None = None
         """(root, the move we played) kept for reuse at our next move."""
@@ -291,8 +288,11 @@ class MCTSAgent(Agent):
         """Returns per player estimated from the leaf `state` (left unchanged)."""
         if state.current_player() == TERMINAL:
             return state.returns()
-        if self.playout is not None:
-            return self.playout(state, self.rng.getrandbits(32))
+        if self.use_kernel:
+            returns = self.game.random_playout_kernel(state, self.rng.getrandbits(32))
+            if returns is not None:
+                return returns
+            self.use_kernel = False  # the game has no compiled playout: play in Python
         rng = self.rng
         state = state.clone()  # the node keeps its own
         plies = 0

@@ -103,6 +103,13 @@ class Game:
         """
         return None
 
+    def random_playout_kernel(self, state: "State", seed: int) -> list[float] | None:
+        """Returns of one uniformly random game played from `state` by a compiled kernel
+        (MCTS rollouts: one call per simulation), or None when the game has none (the
+        default; MCTS then plays the random game in Python). The same seed gives the same
+        game; the game's tests check the kernel against its `State` move by move."""
+        return None
+
     def encode_batch(self, states: Sequence["State"], players: Sequence[int]) -> np.ndarray:
         """`states[i].encode(players[i])` for every i, stacked (len(states), *shape) float32.
 

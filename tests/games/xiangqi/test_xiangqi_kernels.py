@@ -1,8 +1,13 @@
-"""The numba kernels agree with the readable Python rules, move by move and on perft."""
+"""The numba kernels agree with the readable XiangqiState, move by move, on perft, on the
+end-of-game verdicts (repetitions included), on whole random games and on network input."""
 
 import random
 
+import numpy as np
+import pytest
+
 from boardlab.games.xiangqi import XiangqiGame, kernels, rules
+from boardlab.games.xiangqi.actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO
 
 GAME = XiangqiGame()
 
@@ -18,22 +23,136 @@ def test_kernel_perft_matches_python_from_a_middlegame():
     assert kernels.perft(state.board, 0, 3) == rules.perft(state.board.copy(), 0, 3)
 
 
-def test_kernel_moves_equal_state_moves_on_random_games():
-    rng = random.Random(21)
+def repeating_game(seed: int, game: XiangqiGame = GAME) -> list:
+    """Every state of a seeded random game in which, for two seeds in three, a side often plays
+    back its own last move, so that positions repeat as well as games end by mate and by the
+    ply cap."""
+    rng = random.Random(seed)
+    play_back = (0.0, 0.6, 0.9)[seed % 3]
+    state = game.initial_state()
+    states = [state.clone()]
+    last: dict[int, tuple[int, int]] = {}
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        back = last.get(state.player)
+        action = ACTION_OF_MOVE.get((back[1], back[0])) if back else None
+        if action not in legal or rng.random() >= play_back:
+            action = rng.choice(legal)
+        last[state.player] = (ACTION_FROM[action], ACTION_TO[action])
+        state.apply(action)
+        states.append(state.clone())
+    return states
+
+
+def perpetual_check_game() -> list:
+    """Red's chariot checks the general back and forth until the third repetition: red loses."""
+    state = GAME.state_from_text("4k4/9/9/9/9/9/9/9/9/3K1R3 w")
+    states = [state.clone()]
+    for move in ["f0e0", "e9f9", "e0f0", "f9e9"] * 3:
+        if state.is_terminal():
+            break
+        state.apply(state.str_to_action(move))
+        states.append(state.clone())
+    return states
+
+
+@pytest.fixture(scope="module")
+def games() -> list[list]:
+    return [repeating_game(seed) for seed in range(30)] + [perpetual_check_game()]
+
+
+def test_the_games_reach_every_kind_of_end(games):
+    reasons = {states[-1].end_reason.split()[0] for states in games}
+    assert {"checkmate", "threefold", "perpetual", "300"} <= reasons, reasons
+
+
+def test_kernel_moves_equal_state_moves_on_random_games(games):
     checked = 0
-    for _ in range(20):
-        state = GAME.initial_state()
-        while not state.is_terminal():
-            ours = sorted(state.action_to_str(a) for a in state.legal_actions())
-            from_kernel = kernels.legal_moves(state.board, state.player)
-            named = sorted(state.action_to_str(state.str_to_action(
-                _iccs(f) + _iccs(t))) for f, t in from_kernel) if ours else []
-            assert named == ours, state.to_text()
+    for states in games[:10]:
+        for state in states[:-1]:
+            ours = sorted(state.legal_actions())
+            assert sorted(ACTION_OF_MOVE[m] for m in
+                          kernels.legal_moves(state.board, state.player)) == ours, \
+                state.to_text()
             checked += 1
-            state.apply(rng.choice(state.legal_actions()))
-    assert checked > 2000
+    assert checked > 1000
 
 
-def _iccs(square: int) -> str:
-    row, col = divmod(square, 9)
-    return f"{'abcdefghi'[col]}{9 - row}"
+def test_verdict_equals_the_state_after_every_move(games):
+    ends = 0
+    for states in games:
+        for state in states:
+            expected = kernels.ONGOING if state.winner is None else state.winner
+            assert kernels.verdict(state) == expected, (state.end_reason, state.to_text())
+        ends += 1
+    assert ends == len(games)
+
+
+def test_ply_cap_verdict_is_a_draw():
+    game = XiangqiGame(max_plies=6)
+    states = repeating_game(4, game)
+    assert states[-1].end_reason == "6 plies played"
+    assert kernels.verdict(states[-1]) == kernels.DRAW
+
+
+def replay(state, trace: list[int]):
+    """Play the kernel's moves on the State; every one must be legal there."""
+    state = state.clone()
+    for move in trace:
+        action = ACTION_OF_MOVE[divmod(move, 90)]
+        assert action in state.legal_actions(), state.to_text()
+        state.apply(action)
+    return state
+
+
+def test_random_playout_replays_on_the_state_to_the_same_end(games):
+    starts = [GAME.initial_state()] + [states[len(states) // 2] for states in games] + \
+             [states[-4] for states in games if len(states) > 4]
+    for i, start in enumerate(starts):
+        if start.is_terminal():
+            continue
+        winner, trace = kernels.random_playout(start, i, trace_length=GAME.settings.max_plies)
+        end = replay(start, trace)
+        assert end.is_terminal(), start.to_text()
+        assert end.winner == winner, (end.end_reason, start.to_text())
+
+
+def test_random_playout_is_seeded_and_varies():
+    start = GAME.initial_state()
+    first = kernels.random_playout(start, 7, trace_length=40)
+    assert kernels.random_playout(start, 7, trace_length=40) == first
+    assert kernels.random_playout(start, 8, trace_length=40) != first
+
+
+def test_random_playout_draws_moves_uniformly():
+    # Red's 44 opening moves, drawn 8,800 times: each about 200 times (a chi-square check
+    # that sampling pseudo-legal moves without replacement is uniform over legal ones).
+    state = GAME.state_from_text("4k4/9/9/9/9/9/9/9/4A4/3K1R3 w")
+    legal = {m: 0 for m in kernels.legal_moves(state.board, 0)}
+    for seed in range(200 * len(legal)):
+        move = kernels.random_playout(state, seed, trace_length=1)[1][0]
+        legal[divmod(move, 90)] += 1
+    expected = 200
+    chi_square = sum((n - expected) ** 2 / expected for n in legal.values())
+    assert chi_square < 2 * len(legal), legal
+
+
+def test_game_hook_returns_the_playout_result():
+    state = GAME.state_from_text("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b")  # black is mated
+    assert state.is_terminal()
+    assert GAME.random_playout_kernel(state, 0) == [1.0, -1.0]
+    returns = GAME.random_playout_kernel(GAME.initial_state(), 3)
+    assert returns in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+def test_encode_batch_equals_encode_for_both_seats(games):
+    states = [s for states in games[:5] for s in states[::7]]
+    for seat in (0, 1):
+        players = [seat] * len(states)
+        expected = np.stack([s.encode(seat) for s in states])
+        got = GAME.encode_batch(states, players)
+        assert got.dtype == np.float32 and got.shape == expected.shape
+        assert np.array_equal(got, expected)
+    mixed = [i % 2 for i in range(len(states))]
+    assert np.array_equal(GAME.encode_batch(states, mixed),
+                          np.stack([s.encode(p) for s, p in zip(states, mixed)]))

@@ -8,6 +8,7 @@ implemented. See README.md beside this file.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,6 +70,21 @@ class XiangqiGame(Game):
 
         return {"greedy": material_and_position, "minimax": material_and_position}
 
+    def random_playout_kernel(self, state: "XiangqiState", seed: int) -> list[float]:
+        """Returns of one uniformly random game from `state`, played in one numba call."""
+        if state.winner is not None:
+            return state.returns()
+        from .kernels import random_playout
+
+        winner = random_playout(state, seed)[0]
+        return [0.0, 0.0] if winner < 0 else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+    def encode_batch(self, states, players) -> np.ndarray:
+        """The network planes of a batch of positions in one numba call (kernels.py)."""
+        from . import kernels
+
+        return kernels.encode_batch(states, players)
+
 
 class XiangqiState(State):
     __slots__ = ("game", "board", "player", "plies", "winner", "history", "checks", "_legal",
@@ -82,14 +98,16 @@ class XiangqiState(State):
         self.winner: int | None = None
         """At a terminal state: 0, 1, or -1 for a draw."""
         self.end_reason = ""
-        self.history: list[tuple[int, ...]] = [self._position_key()]
+        self.history: list[bytes] = [self._position_key()]
         """Positions since the last capture (none before it can recur), oldest first."""
         self.checks: list[bool] = [False]
         """checks[i]: whether the move that led to history[i] gave check."""
         self._legal: list[int] | None = None
 
-    def _position_key(self) -> tuple[int, ...]:
-        return (*self.board, self.player)
+    def _position_key(self) -> bytes:
+        """The board's cells as signed bytes, then the side to move: hashable, and a kernel
+        reads a whole history as one buffer (kernels.history_rows)."""
+        return array("b", self.board).tobytes() + bytes((self.player,))
 
     # --- whose turn ----------------------------------------------------------------------------
     def current_player(self) -> int:
