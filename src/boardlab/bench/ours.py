@@ -70,7 +70,7 @@ def random_positions(game: Game, count: int, seed: int) -> list[State]:
 def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
     """Our jobs for one game: playouts, perft, move generation, alpha-beta, MCTS."""
     jobs = [_python_playouts(name, game)]
-    jobs += _kernel_playouts(name)
+    jobs += _kernel_playouts(name, game)
     depth = depth_of(PERFT_DEPTH, name, quick)
     jobs.append(Job(name, "perft", "python State", "leaves", f"perft depth {depth} from the "
                     "start (boardlab.cli.perft)", lambda: _python_perft(game, depth)))
@@ -106,39 +106,42 @@ def _python_playouts(name: str, game: Game) -> Job:
                "random games from the start: legal_actions + apply", setup, tally=tally)
 
 
-def _kernel_playouts(name: str) -> list[Job]:
-    if name != "reversi":
-        return []  # the other games' kernels are perft and search, not playouts
+def _kernel_playouts(name: str, game: Game) -> list[Job]:
+    """The game's compiled random playout (`Game.random_playout_kernel`, as MCTS calls it)
+    from the start; for Reversi also many games per call."""
+    start = after_random_plies(game, 0, 0)
 
     def one_call_per_game() -> Batch:
-        from ..games.reversi import ReversiGame
-        from ..games.reversi.kernels import random_playout
-
-        start = ReversiGame().initial_state()
+        if game.random_playout_kernel(start, 0) is None:
+            raise Skip(f"{name} has no compiled random playout")
         seeds = iter(range(10**9))
 
         def batch() -> int:
-            for _ in range(100):
-                random_playout(start.black, start.white, start.player, next(seeds))
-            return 100
+            for _ in range(20):
+                game.random_playout_kernel(start, next(seeds))
+            return 20
         return batch
 
-    def many_games_per_call() -> Batch:
-        from ..games.reversi import ReversiGame
-        from ..games.reversi.kernels import random_playouts
+    jobs = [Job(name, "playout", "numba kernel", "games",
+                "Game.random_playout_kernel from the start, one call per game",
+                one_call_per_game)]
+    if name == "reversi":
+        jobs.append(Job(name, "playout", "numba kernel, batch", "games",
+                        "kernels.random_playouts, 5000 games per call", _reversi_batch))
+    return jobs
 
-        start = ReversiGame().initial_state()
-        seeds = iter(range(10**9))
 
-        def batch() -> int:
-            random_playouts(start.black, start.white, start.player, next(seeds), 5000)
-            return 5000
-        return batch
+def _reversi_batch() -> Batch:
+    from ..games.reversi import ReversiGame
+    from ..games.reversi.kernels import random_playouts
 
-    return [Job(name, "playout", "numba kernel", "games",
-                "kernels.random_playout, one call per game", one_call_per_game),
-            Job(name, "playout", "numba kernel, batch", "games",
-                "kernels.random_playouts, 5000 games per call", many_games_per_call)]
+    start = ReversiGame().initial_state()
+    seeds = iter(range(10**9))
+
+    def batch() -> int:
+        random_playouts(start.black, start.white, start.player, next(seeds), 5000)
+        return 5000
+    return batch
 
 
 def _python_perft(game: Game, depth: int) -> Batch:

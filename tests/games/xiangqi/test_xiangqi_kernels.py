@@ -111,10 +111,10 @@ def test_random_playout_replays_on_the_state_to_the_same_end(games):
     for i, start in enumerate(starts):
         if start.is_terminal():
             continue
-        winner, trace = kernels.random_playout(start, i, trace_length=GAME.settings.max_plies)
+        returns, trace = kernels.random_playout(start, i, trace_length=GAME.settings.max_plies)
         end = replay(start, trace)
         assert end.is_terminal(), start.to_text()
-        assert end.winner == winner, (end.end_reason, start.to_text())
+        assert end.returns() == returns, (end.end_reason, start.to_text())
 
 
 def test_random_playout_is_seeded_and_varies():
@@ -125,8 +125,8 @@ def test_random_playout_is_seeded_and_varies():
 
 
 def test_random_playout_draws_moves_uniformly():
-    # Red's 44 opening moves, drawn 8,800 times: each about 200 times (a chi-square check
-    # that sampling pseudo-legal moves without replacement is uniform over legal ones).
+    # Each legal first move about 200 times (a chi-square check that drawing pseudo-legal
+    # moves without replacement is uniform over the legal ones; the general has illegal ones).
     state = GAME.state_from_text("4k4/9/9/9/9/9/9/9/4A4/3K1R3 w")
     legal = {m: 0 for m in kernels.legal_moves(state.board, 0)}
     for seed in range(200 * len(legal)):

@@ -100,6 +100,18 @@ class MiniChessGame(Game):
 
         return {"greedy": material, "minimax": material}
 
+    def random_playout_kernel(self, state: "MiniChessState", seed: int) -> list[float]:
+        """Returns of one uniformly random game from `state`, played in one numba call."""
+        from .kernels import random_playout
+
+        return state.returns() if state.winner is not None else random_playout(state, seed)[0]
+
+    def encode_batch(self, states, players) -> np.ndarray:
+        """The network planes of a batch of positions in one numba call."""
+        from . import kernels
+
+        return kernels.encode_batch(states, players)
+
 
 class MiniChessState(State):
     __slots__ = ("game", "board", "player", "plies", "winner", "end_reason", "_moves")

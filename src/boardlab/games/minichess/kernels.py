@@ -1,7 +1,13 @@
-"""Compiled MiniChess jobs (numba): move generation and perft as whole calls.
+"""Compiled MiniChess jobs (numba): what tree search asks of a position, as whole calls.
 
-The same rules as rules.py over its tables as padded numpy arrays (-1 ends a list); tests
-compare the two move by move. Boards are int8 arrays of 30 cells.
+The same rules as rules.py and game.py over its tables as padded numpy arrays (-1 ends a
+list), on int8 boards of 30 cells: move generation, the verdict on a position (a king capture
+on offer wins, then the ply cap's material count, then no move loses), a whole random game in
+one call (MCTS rollouts), perft, and the 12x6x5 network planes for a batch of positions. The
+alpha-beta search (search.py) is built from these. tests/games/minichess/
+test_minichess_kernels.py checks each against `MiniChessState` move by move.
+
+Python-facing: `moves`, `perft`, `verdict`, `random_playout`, `encode_batch`.
 """
 
 from __future__ import annotations
@@ -10,10 +16,15 @@ import numpy as np
 from numba import njit
 
 from . import rules
+from .game import ADJUDICATION_VALUES
 from .rules import BISHOP, KING, KNIGHT_, PAWN, QUEEN, ROOK, SQUARES
 
 MAX_MOVES = 128
 """Above any MiniChess position's count (a lone queen has at most 15 moves)."""
+ONGOING, DRAW = -2, -1
+"""Verdicts besides a winner 0 or 1 (`MiniChessState.winner` uses -1 for a draw too)."""
+MATERIAL = np.array(ADJUDICATION_VALUES, dtype=np.int64)
+"""The ply cap's material count (P2 R6 N7 B8 Q20 K100), by piece type."""
 
 RAYS = np.full((SQUARES, 8, 5), -1, dtype=np.int16)
 """RAYS[sq, d]: directions 0-3 orthogonal, 4-7 diagonal, squares nearest first."""
@@ -33,8 +44,9 @@ for _sq in range(SQUARES):
 
 
 @njit(cache=True)
-def _moves(board, player, out, rays, knight, king):
-    """Fill `out` with (from, to); return (count, whether one of them takes the king)."""
+def generate(board, player, out):
+    """rules.moves into out[:, 0:2] = (from, to); returns (count, whether one of them takes
+    the enemy king)."""
     sign = 1 if player == 0 else -1
     forward = -5 if player == 0 else 5
     n = 0
@@ -59,9 +71,8 @@ def _moves(board, player, out, rays, knight, king):
                         if board[t + dc] * sign == -KING:
                             takes_king = True
         elif cell == KNIGHT_ or cell == KING:
-            steps = knight if cell == KNIGHT_ else king
             for k in range(8):
-                t = steps[sq, k]
+                t = KNIGHT_STEPS[sq, k] if cell == KNIGHT_ else KING_STEPS[sq, k]
                 if t < 0:
                     break
                 other = board[t] * sign
@@ -76,7 +87,7 @@ def _moves(board, player, out, rays, knight, king):
             last = 4 if cell == ROOK else 8
             for d in range(first, last):
                 for k in range(5):
-                    t = rays[sq, d, k]
+                    t = RAYS[sq, d, k]
                     if t < 0:
                         break
                     other = board[t] * sign
@@ -91,43 +102,150 @@ def _moves(board, player, out, rays, knight, king):
     return n, takes_king
 
 
+@njit(cache=True, inline="always")
+def play(board, player, frm, to):
+    """rules.play: move, promoting a pawn on its last row; returns the captured cell. Undo
+    with `take_back` and the moved cell as it was."""
+    captured = board[to]
+    moved = board[frm]
+    if (moved == PAWN or moved == -PAWN) and to // 5 == (0 if player == 0 else 5):
+        moved = QUEEN if moved > 0 else -QUEEN
+    board[to] = moved
+    board[frm] = 0
+    return captured
+
+
+@njit(cache=True, inline="always")
+def take_back(board, frm, to, moved, captured):
+    board[frm] = moved
+    board[to] = captured
+
+
 @njit(cache=True)
-def _perft(board, player, depth, rays, knight, king):
+def _perft(board, player, depth):
     if depth == 0:
         return 1
     moves = np.empty((MAX_MOVES, 2), dtype=np.int16)
-    n, takes_king = _moves(board, player, moves, rays, knight, king)
+    n, takes_king = generate(board, player, moves)
     if takes_king:
         return 0  # a final position: a leaf, nothing below it
     if depth == 1:
         return n
-    last_row = 0 if player == 0 else 5
     total = 0
     for i in range(n):
         frm = moves[i, 0]
         to = moves[i, 1]
         moved = board[frm]
-        captured = board[to]
-        if (moved == PAWN or moved == -PAWN) and to // 5 == last_row:
-            board[to] = QUEEN if moved > 0 else -QUEEN
-        else:
-            board[to] = moved
-        board[frm] = 0
-        total += _perft(board, 1 - player, depth - 1, rays, knight, king)
-        board[frm] = moved
-        board[to] = captured
+        captured = play(board, player, frm, to)
+        total += _perft(board, 1 - player, depth - 1)
+        take_back(board, frm, to, moved, captured)
     return total
 
 
+# --- the end of a game ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def adjudicate(board):
+    """The material count at the ply cap: the winner, or DRAW."""
+    white = black = 0
+    for sq in range(30):
+        if board[sq] > 0:
+            white += MATERIAL[board[sq]]
+        elif board[sq] < 0:
+            black += MATERIAL[-board[sq]]
+    return 0 if white > black else 1 if black > white else DRAW
+
+
+@njit(cache=True, inline="always")
+def settle(board, player, plies, max_plies, count, takes_king):
+    """MiniChessState._settle given the position's moves (`count`, `takes_king`): the side to
+    move wins if it could take the king, then the ply cap counts material, then a side
+    without a move loses. ONGOING, DRAW or the winner."""
+    if takes_king:
+        return player
+    if plies >= max_plies:
+        return adjudicate(board)
+    if count == 0:
+        return 1 - player
+    return ONGOING
+
+
+@njit(cache=True)
+def _random_game(board, player, plies, max_plies, seed, trace):
+    """Play uniformly random moves to the end; return (winner or DRAW, moves played), the moves
+    in `trace` as from * 30 + to while it has room."""
+    np.random.seed(seed)  # numba's own generator: per thread, independent of numpy's
+    moves = np.empty((MAX_MOVES, 2), dtype=np.int16)
+    played = 0
+    while True:
+        n, takes_king = generate(board, player, moves)
+        verdict = settle(board, player, plies, max_plies, n, takes_king)
+        if verdict != ONGOING:
+            return verdict, played
+        i = np.random.randint(0, n)
+        play(board, player, moves[i, 0], moves[i, 1])
+        if played < trace.shape[0]:
+            trace[played] = moves[i, 0] * 30 + moves[i, 1]
+        played += 1
+        player = 1 - player
+        plies += 1
+
+
+# --- network input -------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _encode(boards, players, out):
+    """MiniChessState.encode for each board from players[i]'s seat."""
+    for i in range(boards.shape[0]):
+        white = players[i] == 0
+        for sq in range(30):
+            cell = boards[i, sq]
+            if cell == 0:
+                continue
+            # Black sees the board turned 180 degrees, its own pieces positive.
+            seen = sq if white else 29 - sq
+            own = cell if white else -cell
+            out[i, own - 1 if own > 0 else 5 - own, seen // 5, seen % 5] = 1.0
+
+
+# --- Python-facing -------------------------------------------------------------------------------
+
 def moves(board: list[int], player: int) -> tuple[list[tuple[int, int]], bool]:
     """The kernel's (from, to) moves and whether one takes the enemy king."""
-    array = np.asarray(board, dtype=np.int8)
     out = np.empty((MAX_MOVES, 2), dtype=np.int16)
-    n, takes_king = _moves(array, player, out, RAYS, KNIGHT_STEPS, KING_STEPS)
+    n, takes_king = generate(np.asarray(board, dtype=np.int8), player, out)
     return [(int(out[i, 0]), int(out[i, 1])) for i in range(n)], bool(takes_king)
 
 
 def perft(board: list[int], player: int, depth: int) -> int:
     """Leaf count `depth` plies deep, as rules.perft counts it, in one compiled call."""
-    array = np.asarray(board, dtype=np.int8)
-    return int(_perft(array, player, depth, RAYS, KNIGHT_STEPS, KING_STEPS))
+    return int(_perft(np.asarray(board, dtype=np.int8), player, depth))
+
+
+def verdict(state) -> int:
+    """`settle` on `state`'s position: ONGOING, DRAW or the winner."""
+    board = np.asarray(state.board, dtype=np.int8)
+    n, takes_king = generate(board, state.player, np.empty((MAX_MOVES, 2), dtype=np.int16))
+    return int(settle(board, state.player, state.plies, state.game.settings.max_plies, n,
+                      takes_king))
+
+
+def random_playout(state, seed: int,
+                   trace_length: int = 0) -> tuple[list[float], list[int]]:
+    """One uniformly random game from `state` (not finished) in one compiled call: (returns
+    per player; the first `trace_length` moves played, as from * 30 + to). The same seed
+    (modulo 2**32) gives the same game."""
+    trace = np.empty(trace_length, dtype=np.int64)
+    winner, played = _random_game(np.asarray(state.board, dtype=np.int8), state.player,
+                                  state.plies, state.game.settings.max_plies,
+                                  seed & 0xFFFFFFFF, trace)
+    returns = [0.0, 0.0] if winner == DRAW else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+    return returns, trace[:min(played, trace_length)].tolist()
+
+
+def encode_batch(states, players) -> np.ndarray:
+    """float32 (n, 12, 6, 5): `states[i].encode(players[i])` for all, in one compiled call."""
+    boards = np.array([s.board for s in states], dtype=np.int8).reshape(-1, SQUARES)
+    out = np.zeros((len(states), 12, rules.ROWS, rules.COLS), dtype=np.float32)
+    _encode(boards, np.asarray(players, dtype=np.int64), out)
+    return out

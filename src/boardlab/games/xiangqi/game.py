@@ -72,15 +72,12 @@ class XiangqiGame(Game):
 
     def random_playout_kernel(self, state: "XiangqiState", seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call."""
-        if state.winner is not None:
-            return state.returns()
         from .kernels import random_playout
 
-        winner = random_playout(state, seed)[0]
-        return [0.0, 0.0] if winner < 0 else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+        return state.returns() if state.winner is not None else random_playout(state, seed)[0]
 
     def encode_batch(self, states, players) -> np.ndarray:
-        """The network planes of a batch of positions in one numba call (kernels.py)."""
+        """The network planes of a batch of positions in one numba call."""
         from . import kernels
 
         return kernels.encode_batch(states, players)

@@ -456,15 +456,17 @@ def verdict(state) -> int:
                      np.empty((MAX_MOVES, 2), dtype=np.int16)))
 
 
-def random_playout(state, seed: int, trace_length: int = 0) -> tuple[int, list[int]]:
-    """One uniformly random game from `state` (not finished) in one compiled call: (winner,
-    or DRAW; the first `trace_length` moves played, as from * 90 + to). The same seed (taken
+def random_playout(state, seed: int,
+                   trace_length: int = 0) -> tuple[list[float], list[int]]:
+    """One uniformly random game from `state` (not finished) in one compiled call: (returns
+    per player; the first `trace_length` moves played, as from * 90 + to). The same seed (taken
     modulo 2**32) gives the same game."""
     trace = np.empty(trace_length, dtype=np.int64)
     winner, played = _random_game(history_rows(state), np.asarray(state.checks, dtype=np.bool_),
                                   state.plies, state.game.settings.max_plies, seed & 0xFFFFFFFF,
                                   trace)
-    return int(winner), trace[:min(played, trace_length)].tolist()
+    returns = [0.0, 0.0] if winner == DRAW else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+    return returns, trace[:min(played, trace_length)].tolist()
 
 
 def encode_batch(states, players) -> np.ndarray:
