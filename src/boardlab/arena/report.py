@@ -105,7 +105,7 @@ def print_table(result: TournamentResult, console: Any) -> None:
     console.print(table)
     console.print("[dim]cell: row vs column, win rate / score (draw = 1/2), then W-D-L[/dim]")
 
-    ratings = Table(title="Elo (Bradley-Terry fit, 95% bootstrap interval)")
+    ratings = Table(title="Elo (Bradley-Terry fit, 95% profile-likelihood interval)")
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"),
                           ("95% CI", "center"), ("games", "right"), ("score", "right")):
         ratings.add_column(name, justify=justify)
@@ -154,7 +154,7 @@ def to_markdown(result: TournamentResult) -> str:
     lines += ["", "## Ratings", "",
               "Elo from a maximum-likelihood Bradley-Terry fit (draws as half a win each way, "
               "one virtual draw a pair as prior), `random` = 0 when present, else mean 0; 95% "
-              "intervals by a bootstrap over games.", "",
+              "profile-likelihood intervals (docs/arena.md says what they mean).", "",
               row(["#", "agent", "Elo", "95% CI", "games", "score"]), "|---|---|---|---|---|---|"]
     for rank, rating in enumerate(result.ratings, 1):
         total = overall[rating.agent]

@@ -293,8 +293,11 @@ class _ProgressBar:
 
 def tournament_result(store: ResultStore, game_spec: str, agent_specs: Sequence[str],
                       games_per_pair: int, seed: int = 0, time_per_move: float | None = None,
-                      resamples: int = 200) -> TournamentResult:
-    """The result of a tournament from the games the store holds for it (any subset)."""
+                      intervals: bool = True, resamples: int | None = None) -> TournamentResult:
+    """The result of a tournament from the games the store holds for it (any subset).
+
+    `intervals=False` (or `resamples=0`, from the bootstrap the intervals replaced) skips the
+    95% intervals."""
     specs = list(agent_specs)
     position = {spec: i for i, spec in enumerate(specs)}
     tallies: dict[tuple[str, str], list[int]] = {}
@@ -318,6 +321,6 @@ def tournament_result(store: ResultStore, game_spec: str, agent_specs: Sequence[
         pairs.append(PairResult(a, b, games, wins, draws, losses,
                                 (wins + 0.5 * draws) / games if games else 0.0,
                                 {"a": a_forfeits, "b": b_forfeits}))
-    ratings = bradley_terry_elo(pairs, agents=specs, resamples=resamples, seed=seed)
+    ratings = bradley_terry_elo(pairs, agents=specs, intervals=intervals and resamples != 0)
     return TournamentResult(game_spec, specs, games_per_pair, seed, time_per_move, pairs,
                             ratings, db_path=str(store.path))
