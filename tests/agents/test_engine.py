@@ -224,3 +224,21 @@ def test_grhino_plays_clean_arena_games(tmp_path: Path) -> None:
                             progress=False)
     assert result.pair(engine, "random")[0] == 2
     assert result.pairs[0].forfeits == {"a": 0, "b": 0}
+
+
+# --- OpenSpiel's bots ----------------------------------------------------------------------------
+
+def test_openspiel_mcts_plays_reversi_games_in_step_with_ours() -> None:
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install open_spiel)")
+    built = make_game("reversi")
+    bot = make_agent("openspiel:sims=20", built)
+    opponent = make_agent("greedy", built)
+    for seed in range(2):
+        seats = [bot, opponent] if seed % 2 == 0 else [opponent, bot]
+        record = play_match(built, seats, seed=seed)
+        assert record.reason == "normal", record.reason
+        # the same game replayed in OpenSpiel ends the same (othello's ids are ours)
+        replayed = bot.spiel_game.new_initial_state()
+        for action in record.actions:
+            replayed.apply_action(action)
+        assert replayed.returns() == record.returns
