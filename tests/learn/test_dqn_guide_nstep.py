@@ -1,116 +1,154 @@
-"""DQN training options beyond the seed: n-step targets and a guide whose moves are learned from."""
-
-import random
+"""Vectorized DQN training: the same games as the sequential episodes, n-step targets, a guide
+whose moves are learned from, and the checkpoint that carries it all."""
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from boardlab import make_agent  # noqa: E402
-from boardlab.core.agent import Clock  # noqa: E402
+from boardlab import make_agent, make_game  # noqa: E402
+from boardlab.core.game import BoardLabError  # noqa: E402
 from boardlab.learn.cli import build_trainer  # noqa: E402
 from boardlab.learn.episodes import OpponentMix, play_episode  # noqa: E402
+from boardlab.learn.kits import kit_for  # noqa: E402
+from boardlab.learn.selfplay import VectorSelfPlay  # noqa: E402
 
 SHORT = "jungle:no_capture_limit=10"
 
 
-def _decisions(game, count, seed=3):
-    """`count` states of one seeded random game where a player (not chance) is to move."""
-    rng = random.Random(seed)
-    state, found = game.initial_state(seed), []
-    while len(found) < count and not state.is_terminal():
-        if state.current_player() >= 0:
-            found.append(state.clone())
-            state.apply(rng.choice(state.legal_actions()))
-        else:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([k for k, _ in outcomes], [p for _, p in outcomes])[0])
-    return found
+def middle_legal(encoded, masks, states):
+    """A deterministic policy: the middle legal action of every game."""
+    return np.array([np.flatnonzero(m)[len(np.flatnonzero(m)) // 2] for m in masks])
 
 
-def test_n_step_targets_sum_discounted_rewards_and_flush_at_the_end():
-    game, trainer = build_trainer(SHORT, "dqn", "n_step=3,warmup=100000,gamma=0.5")
-    states = _decisions(game, 6)
-    player = states[0].current_player()
-    mine = [s for s in states if s.current_player() == player][:3]
-    rewards = [1.0, 2.0, 4.0, 8.0]
-    # four transitions of one seat: the first push waits for three rewards
-    trainer.observe(mine[0], 11, rewards[0], mine[1], False)
-    trainer.observe(mine[1], 12, rewards[1], mine[2], False)
-    assert len(trainer.buffer) == 0
-    trainer.observe(mine[2], 13, rewards[2], mine[0], False)
-    assert len(trainer.buffer) == 1
-    assert trainer.buffer.rewards[0] == pytest.approx(1 + 0.5 * 2 + 0.25 * 4)
-    assert trainer.buffer.discounts[0] == pytest.approx(0.125)
-    assert trainer.buffer.actions[0] == 11 and trainer.buffer.dones[0] == 0
-    # the game ends: the three waiting transitions are pushed with their shorter returns
-    trainer.observe(mine[0], 14, rewards[3], mine[1], True)
-    assert len(trainer.buffer) == 4
-    assert trainer.buffer.actions[1:4].tolist() == [12, 13, 14]
-    assert trainer.buffer.rewards[1:4].tolist() == pytest.approx(
-        [2 + 0.5 * 4 + 0.25 * 8, 4 + 0.5 * 8, 8])
-    assert trainer.buffer.dones[1:4].tolist() == [1, 1, 1]
+def vector_transitions(game, episodes, envs, opponent, n_step=1, gamma=0.99, seed=0):
+    """Every transition of `episodes` training games played `envs` at a time."""
+    games = VectorSelfPlay(game, envs, kit_for(game).reward("dqn", game),
+                           OpponentMix(game, opponent), seed, gamma, n_step)
+    games.play_until(episodes)
+    rows = []
+    while games.running():
+        batch = games.step(middle_legal)
+        if batch is not None:
+            rows += [(batch.states[i], int(batch.actions[i]), float(batch.rewards[i]),
+                      bool(batch.dones[i]), float(batch.discounts[i]))
+                     for i in range(len(batch))]
+    return rows, games
 
 
-def test_one_step_is_the_seeds_target():
-    game, trainer = build_trainer(SHORT, "dqn", "warmup=100000")
-    a, b = _decisions(game, 3)[0::2]
-    trainer.observe(a, 5, 0.25, b, False)
-    assert trainer.buffer.rewards[0] == 0.25
-    assert trainer.buffer.discounts[0] == pytest.approx(0.99)
-    assert trainer.buffer.next_masks[0].nonzero()[0].tolist() == sorted(b.legal_actions())
+class Recorder:
+    """A sequential learner (learn/episodes.py) with the same policy, recording transitions."""
+
+    def __init__(self):
+        self.rows = []
+
+    def choose(self, state, explore):
+        legal = state.legal_actions()
+        return legal[len(legal) // 2]
+
+    def observe(self, state, action, reward, next_state, done):
+        self.rows.append((state.encode(state.current_player()).reshape(-1), action, reward,
+                          done))
+
+
+@pytest.mark.parametrize("spec, opponent", [(SHORT, "random"), ("reversi", "greedy")])
+def test_vectorized_games_are_the_sequential_episodes(spec, opponent):
+    """Six seeded episodes three at a time give the transitions the one-game-at-a-time
+    loop gives (compared as multisets: the vector interleaves games)."""
+    game = make_game(spec)
+    rows, _ = vector_transitions(game, 6, envs=3, opponent=opponent)
+    recorder = Recorder()
+    mix = OpponentMix(game, opponent)
+    from boardlab.core.match import derive_seed
+    for k in range(6):
+        play_episode(game, recorder, kit_for(game).reward("dqn", game), opponent, mix.agents,
+                     derive_seed(0, "train", k), learner_seat=k % 2)
+    key = lambda row: (row[0].tobytes(), row[1], round(row[2], 5), row[3])  # noqa: E731
+    assert len(rows) == len(recorder.rows) > 20
+    assert sorted(map(key, rows)) == sorted(map(key, recorder.rows))
+
+
+def test_n_step_returns_sum_discounted_one_step_rewards_and_flush_at_the_end():
+    game = make_game(SHORT)
+    one, _ = vector_transitions(game, 1, envs=1, opponent="random")
+    three, _ = vector_transitions(game, 1, envs=1, opponent="random", n_step=3, gamma=0.5)
+    rewards = [r for _, _, r, _, _ in one]
+    assert [a for _, a, *_ in three] == [a for _, a, *_ in one] and len(one) > 4
+    for t, (_, _, ret, done, discount) in enumerate(three):
+        window = rewards[t:t + 3]
+        assert ret == pytest.approx(sum(0.5 ** j * r for j, r in enumerate(window)), abs=1e-5)
+        if t + 3 <= len(one) - 1:
+            assert not done and discount == pytest.approx(0.125)
+        else:  # the game ended within n steps: the shorter return, nothing to bootstrap
+            assert done and discount == 0.0
+
+
+def test_one_step_targets_are_the_seeds():
+    game = make_game(SHORT)
+    rows, _ = vector_transitions(game, 2, envs=2, opponent="random")
+    assert all(discount == pytest.approx(0.99) for *_, done, discount in rows if not done)
+    assert sum(done for *_, done, _ in rows) == 2
 
 
 def test_the_guide_plays_when_drawn_and_never_in_evaluation():
-    game, trainer = build_trainer(SHORT, "dqn", "guide=greedy,guide_rate=1.0")
+    game, trainer = build_trainer("reversi", "dqn", "guide=greedy,guide_rate=1.0,envs=4,lookahead=0",
+                                  opponent="self")
     reference = make_agent("greedy", game)
-    trainer.start_episode(seed=1, k=0)
-    reference.start_game(0, 0)
-    states = _decisions(game, 12)
-    for state in states:
-        view_rng = random.Random(state.current_player())
-        trainer.view_rng = random.Random(state.current_player())
-        expected = reference.act(state.view(state.current_player(), view_rng), Clock())
-        trainer.guide.rng = random.Random(0)
-        reference.rng = random.Random(0)
-        assert trainer.choose(state, explore=True) == expected
-    network = [trainer.agent.choose(s, 0.0) for s in states]
-    assert [trainer.choose(s, explore=False) for s in states] == network
+    trainer.guide.rng.seed(0)
+    reference.rng.seed(0)
+    games = trainer.new_games(0)
+    games.play_until(4)
+    for _ in range(10):
+        states = [e.state.clone() for e in games.slots]
+        chosen = []
+        games.step(lambda encoded, masks, s: chosen.extend(trainer.choose(encoded, masks, s))
+                   or np.array(chosen[-len(s):]))
+        from boardlab.core.agent import Clock
+        assert [int(a) for a in chosen] == [reference.act(s.clone(), Clock()) for s in states]
+    player = trainer.player()
+    network = [trainer.agent.choose(e.state, 0.0) for e in games.slots]
+    assert [player.act(e.state, None) for e in games.slots] == network
 
 
 def test_guide_rate_decays_per_episode_and_survives_a_checkpoint(tmp_path):
     game, trainer = build_trainer(SHORT, "dqn", "guide=random,guide_rate=0.8,guide_decay=0.5,"
-                                  "guide_min=0.15")
-    for _ in range(3):
-        trainer.end_episode()
+                                  "guide_min=0.15,envs=1", opponent="random")
+    trainer.advance(3)
     assert trainer.guide_rate == pytest.approx(0.15)  # 0.8, 0.4, 0.2, then the floor
-    trainer.save_checkpoint(tmp_path / "c.pt", {"algorithm": "dqn"})
-    _, again = build_trainer(SHORT, "dqn", "guide=random,guide_rate=0.8")
+    trainer.save_checkpoint(tmp_path / "c.pt", {**trainer.identity(),
+                                                **trainer.progress.to_dict()})
+    _, again = build_trainer(SHORT, "dqn", "guide=random,guide_rate=0.8,envs=1",
+                             opponent="random")
     again.load_checkpoint(tmp_path / "c.pt")
-    assert again.guide_rate == pytest.approx(0.15)
+    assert again.guide_rate == pytest.approx(0.15) and again.progress.episodes == 3
+    assert len(again.buffer) == len(trainer.buffer) > 0
 
 
-def test_a_guided_episode_wins_more_often_than_an_untrained_network():
+def test_guided_episodes_win_more_often_than_an_untrained_network():
     """Guided by greedy, the learner's episodes reach wins (the terminal reward the
     untrained network's own play rarely shows it)."""
     def wins(params):
-        game, trainer = build_trainer("jungle", "dqn", params)
-        mix = OpponentMix(game, "random")
-        total = 0
-        for k in range(10):
-            trainer.start_episode(9, k)
-            result = play_episode(game, trainer, trainer.reward, "random", mix.agents,
-                                  seed=100 + k, learner_seat=k % 2)
-            total += result.returns[k % 2] > 0
-        return total
+        _, trainer = build_trainer("jungle", "dqn", params + ",envs=5,epsilon=0",
+                                   seed=9, opponent="random")
+        trainer.advance(10)
+        return sum(e.returns[e.learner_seats[0]] > 0 for e in trainer.recent)
     assert wins("guide=greedy,guide_rate=1.0,warmup=100000") >= wins("warmup=100000") + 5
 
 
-def test_bad_n_step_and_guide_rates_are_refused():
+def test_bad_n_step_guide_rates_and_envs_are_refused():
     from boardlab import ParseError
     for params, words in (("n_step=0", "n_step"), ("guide_rate=1.5", "guide_rate"),
-                          ("guide=nosuchagent", "nosuchagent")):
+                          ("guide=nosuchagent", "nosuchagent"), ("envs=0", "envs")):
         with pytest.raises(ParseError, match=words) as caught:
             build_trainer(SHORT, "dqn", params)
         assert "\n" not in str(caught.value)
+
+
+def test_a_checkpoint_from_another_network_is_a_one_line_error(tmp_path):
+    _, small = build_trainer(SHORT, "dqn", "hidden=16,envs=2,warmup=10", opponent="random")
+    small.advance(2)
+    small.save_checkpoint(tmp_path / "c.pt", {**small.identity(), **small.progress.to_dict()})
+    _, large = build_trainer(SHORT, "dqn", "hidden=32,envs=2", opponent="random")
+    with pytest.raises(BoardLabError) as caught:
+        large.load_checkpoint(tmp_path / "c.pt")
+    assert "c.pt" in str(caught.value) and "\n" not in str(caught.value)

@@ -55,38 +55,30 @@ def test_episode_transitions_chain_from_decision_to_decision():
     assert [done for *_, done in seen] == [False] * (len(seen) - 1) + [True]
 
 
-def _transitions(game_spec, algorithm, episodes, params=""):
-    game, trainer = build_trainer(game_spec, algorithm, params)
-    kept = []
-    observe = trainer.observe
-    trainer.observe = lambda *t: kept.append(t)
-    agents = OpponentMix(game, "random").agents
-    for k in range(episodes):
-        trainer.start_episode(0, k)
-        play_episode(game, trainer, trainer.reward, "random", agents, seed=k, learner_seat=k % 2)
-    trainer.observe = observe
-    return game, trainer, kept
-
-
 def test_dqn_loss_falls_on_a_few_hundred_steps():
-    game, trainer, kept = _transitions(SHORT, "dqn", 12,
-                                       "hidden=64,lr=1e-3,warmup=64,train_every=1000000")
-    assert len(kept) >= 150
-    for t in kept:
-        trainer.observe(*t)  # fills the buffer; train_every keeps it from updating yet
+    game, trainer = build_trainer(SHORT, "dqn", "hidden=64,lr=1e-3,warmup=1000000,envs=4",
+                                  opponent="random")
+    trainer.advance(12)  # fills the buffer; the warmup keeps it from updating yet
+    assert len(trainer.buffer) >= 150 and trainer.progress.updates == 0
     losses = [trainer.update() for _ in range(150)]
     assert np.mean(losses[-25:]) < 0.6 * np.mean(losses[:25])
 
 
 def test_qlearning_td_error_falls_when_experience_repeats():
     # alpha 0.5 so that values settle within a CI-sized number of sweeps
-    game, trainer, kept = _transitions(SHORT, "qlearning", 6, "alpha=0.5,fallback=reward")
+    game, trainer = build_trainer(SHORT, "qlearning", "alpha=0.5,fallback=reward")
+    kept = []
+    observe = trainer.observe
+    trainer.observe = lambda *t: kept.append(t)
+    agents = OpponentMix(game, "random").agents
+    for k in range(6):
+        play_episode(game, trainer, trainer.reward, "random", agents, seed=k, learner_seat=k % 2)
+    trainer.observe = observe
     sweeps = []
     for _ in range(20):
-        trainer.losses = []
         for t in kept:
             trainer.observe(*t)
-        sweeps.append(trainer.take_losses())
+        sweeps.append(trainer.metrics()["loss"])
     assert sweeps[-1] < 0.5 * sweeps[0]
 
 

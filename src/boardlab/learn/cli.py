@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,13 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     return train
 
 
-def build_trainer(game_spec: str, algorithm: str, params: str = ""):
+def build_trainer(game_spec: str, algorithm: str, params: str = "", seed: int = 0,
+                  opponent: str = ""):
     """(game, trainer) with `params` split between the agent's and the training settings."""
     from ..agents.dqn import DQNSettings
     from ..agents.qlearning import QLearningSettings
-    from .trainers import DQNTrainer, DQNTraining, QLearningTrainer, QLearningTraining
+    from .dqn import DQNTrainer, DQNTraining
+    from .qlearning import QLearningTrainer, QLearningTraining
 
     game = make_game(game_spec)
     agent_class, training_class, trainer_class = {
@@ -69,29 +72,41 @@ def build_trainer(game_spec: str, algorithm: str, params: str = ""):
     training = build_settings(training_class, {k: v for k, v in given.items()
                                                if k in training_fields}, f"{algorithm} training")
     agent_params = {k: getattr(agent_settings, k) for k in agent_fields}
-    return game, trainer_class(game, training, agent_params)
+    return game, trainer_class(game, training, agent_params, seed=seed, opponent=opponent)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    import matplotlib
+    import torch
     from rich.console import Console
 
-    from .loop import paths_for, run_training
+    from .protocol import paths_for, train
 
+    matplotlib.use("Agg")  # curves are files; no window, whatever the machine has
     console = Console()
+    torch.set_num_threads(1)  # small networks: a second thread only contends (measured)
     if args.agent == "alphazero":  # its own loop: self-play, a gate, a directory of files
         from .alphazero import train_command
 
         return train_command(args.game, args.out, args.params, args.seed,
                              progress=not args.no_progress)
-    if args.eval_every < 1 or args.eval_games < 1:
-        raise BoardLabError("--eval-every and --eval-games must be at least 1")
     out = Path(args.out)
-    game, trainer = build_trainer(args.game, args.agent, args.params)
-    started = time.time()
-    report = run_training(game, trainer, out, args.episodes, seed=args.seed,
-                          opponent=args.opponent, eval_every=args.eval_every,
-                          eval_games=args.eval_games, progress=not args.no_progress)
     paths = paths_for(out)
+    game, trainer = build_trainer(args.game, args.agent, args.params, args.seed,
+                                  args.opponent)
+    started = time.time()
+    bar = ProgressBar(not args.no_progress, args.episodes)
+    try:
+        report = train(trainer, out, args.episodes, eval_every=args.eval_every,
+                       eval_games=args.eval_games,
+                       on_row=lambda rows: (plot_curve(rows, paths["png"], trainer.algorithm),
+                                            bar.note(rows[-1])),
+                       on_advance=bar.update)
+    finally:
+        bar.close()
+        close = getattr(trainer, "close", None)
+        if close is not None:
+            close()
     if report.resumed_from:
         console.print(f"resumed from episode {report.resumed_from} ({paths['checkpoint']})")
     if report.resumed_from >= args.episodes:
@@ -107,8 +122,62 @@ def cmd_train(args: argparse.Namespace) -> int:
     console.print(f"weights {out} ({report.weights_bytes / 1e6:.2f} MB); metrics "
                   f"{paths['csv']}; curve {paths['png']}")
     console.print(f"throughput: {report.steps_per_second:.0f} environment steps/s, "
-                  f"{report.updates_per_second:.0f} updates/s ({report.plies} plies, "
+                  f"{report.updates_per_second:.0f} updates/s ({report.env_steps} plies, "
                   f"{report.updates} updates in {report.train_seconds:.0f}s of training, "
                   f"{report.eval_seconds:.0f}s of evaluation; {time.time() - started:.0f}s "
                   "wall)")
     return 0
+
+
+def plot_curve(rows: list[dict[str, Any]], path: Path, title: str) -> None:
+    """Score against random and greedy (draws half), and the loss, against episodes."""
+    import matplotlib.pyplot as plt
+
+    episodes = [r["episode"] for r in rows]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for name in ("random", "greedy"):
+        top.plot(episodes, [r[f"score_{name}"] for r in rows], marker="o", label=f"vs {name}")
+    top.axhline(0.5, color="grey", linewidth=0.5)
+    top.set_ylim(0, 1)
+    top.set_ylabel("score (draws half)")
+    top.legend()
+    top.set_title(f"{title}: learning curve")
+    losses = [(r["episode"], r["loss"]) for r in rows
+              if isinstance(r["loss"], (int, float)) and not math.isnan(r["loss"])]
+    bottom.plot([e for e, _ in losses], [v for _, v in losses], color="tab:red", marker=".")
+    bottom.set_ylabel("loss" if title == "dqn" else "mean |TD error|")
+    bottom.set_xlabel("episode")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+class ProgressBar:
+    """A rich progress bar over episodes (or nothing when progress is off)."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.progress: Any = None
+        self.text = ""
+        if not enabled:
+            return
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.progress = Progress(TextColumn("train"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TimeRemainingColumn(),
+                                 TextColumn("{task.fields[info]}"))
+        self.progress.start()
+        self.task = self.progress.add_task("train", total=total, info="")
+
+    def update(self, progress: Any) -> None:
+        if self.progress is not None:
+            rate = progress.env_steps / progress.seconds if progress.seconds else 0.0
+            self.progress.update(self.task, completed=progress.episodes,
+                                 info=f"{rate:.0f} steps/s {self.text}")
+
+    def note(self, row: dict[str, Any]) -> None:
+        self.text = f"vs random {row['score_random']:.2f} vs greedy {row['score_greedy']:.2f}"
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()

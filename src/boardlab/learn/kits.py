@@ -112,3 +112,12 @@ def _jungle_classic_kit() -> LearningKit:
     rewards: Any = importlib.import_module("boardlab.games.jungle.classic_rewards")
     both = RewardFunction(rewards.action_reward, rewards.reply_reward)
     return LearningKit(table_key=rewards.table_key, rewards={"dqn": both, "qlearning": both})
+
+
+def terminal_only(reply: ReplyReward) -> ReplyReward:
+    """A reply reward keeping only its terminal part (seed 000's reading: no reply penalty)."""
+    def terminal(before: State, after: State, player: int) -> float:
+        if not after.is_terminal():
+            return 0.0
+        return reply(after, after, player)  # no pieces lost between a state and itself
+    return terminal

@@ -7,7 +7,12 @@ buffer takes a quarter of the float32 memory. `ReplayBuffer` checks this on ever
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .selfplay import Transitions
 
 SCALE = 8
 
@@ -36,12 +41,7 @@ class ReplayBuffer:
 
     @staticmethod
     def pack(x: np.ndarray) -> np.ndarray:
-        scaled = np.asarray(x, dtype=np.float32).reshape(-1) * SCALE
-        packed = np.rint(scaled)
-        if packed.min(initial=0) < 0 or packed.max(initial=0) > 255 or not np.allclose(
-                packed, scaled, atol=1e-4):
-            raise ValueError("replay stores inputs that are multiples of 1/8 in [0, 31]")
-        return packed.astype(np.uint8)
+        return ReplayBuffer.pack_rows(np.asarray(x)[None])[0]
 
     def push(self, state: np.ndarray, action: int, reward: float, next_state: np.ndarray,
              done: bool, next_legal: list[int], discount: float = 1.0) -> None:
@@ -69,3 +69,54 @@ class ReplayBuffer:
             "discounts": self.discounts[index],
             "next_masks": self.next_masks[index],
         }
+
+    def push_batch(self, batch: Transitions) -> None:
+        """Store a batch of transitions (learn/selfplay.py), wrapping around the ring."""
+        states = self.pack_rows(batch.states)
+        next_states = self.pack_rows(batch.next_states)
+        for start in range(0, len(batch), self.capacity):
+            rows = slice(start, min(len(batch), start + self.capacity))
+            count = rows.stop - rows.start
+            index = (self.cursor + np.arange(count)) % self.capacity
+            self.states[index] = states[rows]
+            self.next_states[index] = next_states[rows]
+            self.actions[index] = batch.actions[rows]
+            self.rewards[index] = batch.rewards[rows]
+            self.dones[index] = batch.dones[rows]
+            self.discounts[index] = batch.discounts[rows]
+            self.next_masks[index] = batch.next_masks[rows]
+            self.cursor = int((self.cursor + count) % self.capacity)
+            self.size = min(self.size + count, self.capacity)
+
+    @staticmethod
+    def pack_rows(x: np.ndarray) -> np.ndarray:
+        """`pack` for a batch of inputs at once."""
+        scaled = np.asarray(x, dtype=np.float32).reshape(len(x), -1) * SCALE
+        packed = np.rint(scaled)
+        if packed.size and (packed.min() < 0 or packed.max() > 255
+                            or not np.allclose(packed, scaled, atol=1e-4)):
+            raise ValueError("replay stores inputs that are multiples of 1/8 in [0, 31]")
+        return packed.astype(np.uint8)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The buffer's contents as tensors, for a checkpoint (torch.load weights_only)."""
+        import torch
+
+        return {"size": self.size, "cursor": self.cursor,
+                **{name: torch.from_numpy(getattr(self, name)[:self.size].copy())
+                   for name in _ARRAYS}}
+
+    def load_state_dict(self, saved: dict[str, Any]) -> None:
+        size, cursor = int(saved["size"]), int(saved["cursor"])
+        if size > self.capacity:
+            raise ValueError(f"the saved replay holds {size} transitions, more than the "
+                             f"buffer's capacity {self.capacity}")
+        for name in _ARRAYS:
+            array = saved[name].numpy()
+            if array.shape[1:] != getattr(self, name).shape[1:]:
+                raise ValueError(f"the saved replay's {name} have shape {array.shape}")
+            getattr(self, name)[:size] = array
+        self.size, self.cursor = size, cursor % self.capacity
+
+
+_ARRAYS = ("states", "next_states", "actions", "rewards", "dones", "discounts", "next_masks")

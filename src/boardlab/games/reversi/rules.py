@@ -71,6 +71,14 @@ class ReversiGame(Game):
         return {"greedy": positional_value, "minimax": positional_value,
                 "discs": disc_difference}
 
+    def encode_batch(self, states, players) -> np.ndarray:
+        """`encode` for many positions in one compiled call (batched training)."""
+        from .kernels import encode_planes
+
+        return encode_planes([s.discs(p) for s, p in zip(states, players)],
+                             [s.discs(1 - p) for s, p in zip(states, players)],
+                             [s.is_terminal() for s in states])
+
     def random_playout_kernel(self, state: "ReversiState", seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call
         (MCTS rollouts; kernels.py is checked move by move against this State)."""
