@@ -48,7 +48,9 @@ ARCHITECTURE_FIELDS = ("channels", "blocks")
 @dataclass
 class AlphaZeroSettings:
     sims: int = 200
-    """Simulations per move."""
+    """Simulations per move (0 = no limit: `time` or the arena's clock stops the search)."""
+    time: float = 0.0
+    """Seconds per move, 0 = none; the arena's clock (if any) also stops the search."""
     c_puct: float = 1.5
     """Exploration weight of the prior in the PUCT score."""
     temperature: float = 0.0
@@ -67,8 +69,10 @@ class AlphaZeroSettings:
     """Initialisation seed of an untrained network."""
 
     def __post_init__(self) -> None:
-        if self.sims < 1:
-            raise ValueError(f"sims={self.sims} must be at least 1")
+        if self.sims < 0 or self.time < 0:
+            raise ValueError(f"sims={self.sims} and time={self.time} must not be negative")
+        if self.sims == 0 and self.time == 0:
+            raise ValueError("sims=0 means no simulation limit, so give time=<seconds> too")
         if self.c_puct < 0 or self.temperature < 0 or self.dirichlet_alpha < 0:
             raise ValueError("c_puct, temperature and dirichlet_alpha must not be negative")
         if not 0 <= self.noise_fraction <= 1:
@@ -155,15 +159,24 @@ class PUCTSearch:
         """Per root (by id): the least and greatest PUCT score met at it (seed 003, scheme 1)."""
 
     def search_many(self, roots: Sequence[Node], sims: int, evaluate: Evaluate,
-                    noise: Callable[[Node], None] | None = None) -> None:
-        """`sims` simulations in every tree, one leaf per tree per step, evaluated together."""
+                    noise: Callable[[Node], None] | None = None,
+                    clock: Clock | None = None) -> int:
+        """`sims` simulations in every tree (0: no limit), one leaf per tree per step,
+        evaluated together, or fewer if `clock` expires first (each tree gets at least one).
+        Returns the simulations run per tree."""
         unexpanded = [root for root in roots if root.priors is None and root.mover >= 0]
         if unexpanded:
             self._expand(unexpanded, evaluate)
         if noise is not None:
             for root in roots:
                 noise(root)
-        for _ in range(sims):
+        if sims == 0 and (clock is None or clock.budget is None):
+            raise ValueError("search_many: sims=0 (no limit) needs a clock with a budget")
+        done = 0
+        while done < sims or sims == 0:
+            if done > 0 and clock is not None and clock.expired():
+                break
+            done += 1
             paths = [self._descend(root) for root in roots]
             waiting = [path for path in paths if path[-1].mover >= 0
                        and path[-1].priors is None]
@@ -180,6 +193,7 @@ class PUCTSearch:
                 for node in path:
                     node.visits += 1
                     node.value_sum += value
+        return done
 
     def _descend(self, root: Node) -> list[Node]:
         """Follow PUCT (and chance draws) from `root` to a node not yet evaluated."""
@@ -294,7 +308,9 @@ class NetworkEvaluator:
 
     def __call__(self, states: list[State]) -> tuple[np.ndarray, np.ndarray]:
         torch = self.torch
-        planes = np.stack([s.encode(s.current_player()) for s in states]).astype(np.float32)
+        # The game's batch encoder: one compiled call for the whole batch where it has one.
+        planes = states[0].game.encode_batch(states, [s.current_player() for s in states])
+        planes = planes.astype(np.float32, copy=False)
         with torch.no_grad():
             logits, values = self.network(torch.from_numpy(planes))
             priors = torch.softmax(logits, dim=1).numpy()
@@ -386,6 +402,8 @@ class AlphaZeroAgent(Agent):
                          "pv": [state.action_to_str(actions[0])]}
             return actions[0]
         settings = self.settings
+        if settings.time > 0 and (clock.budget is None or settings.time < clock.remaining()):
+            clock = Clock.start(settings.time)
         root = Node(state, 1.0)
         noise = None
         if settings.dirichlet_alpha > 0:
@@ -396,13 +414,14 @@ class AlphaZeroAgent(Agent):
                                     generator)
         self.search.rng = self.rng
         self.search.u_range.clear()
-        self.search.search_many([root], settings.sims, self.evaluate, noise)
+        simulations = self.search.search_many([root], settings.sims, self.evaluate, noise,
+                                              clock)
         move = choose_move(root, settings.temperature, self.rng)
         me = state.current_player()
         top = sorted(root.children.items(), key=lambda item: -item[1].visits)[:5]
         total = sum(child.visits for child in root.children.values()) or 1
         self.info = {
-            "simulations": settings.sims,
+            "simulations": simulations,
             "value": (root.value_sum / root.visits) * (1 if me == 0 else -1),
             "visits": {state.action_to_str(a): child.visits for a, child in top},
             "heat": {"visit share": {state.action_to_str(a): child.visits / total

@@ -1,0 +1,51 @@
+"""AlphaZero under a clock: `time=` and the arena's clock stop the search, as in mcts."""
+
+import time
+
+import pytest
+
+from boardlab import Clock, make_agent, make_game
+
+pytest.importorskip("torch")
+
+UNTRAINED = "alphazero:weights=none,channels=8,blocks=1"
+
+
+def test_time_setting_stops_the_search():
+    game = make_game("reversi")
+    agent = make_agent(UNTRAINED + ",sims=0,time=0.2", game)
+    agent.start_game(0, 1)
+    agent.act(game.initial_state(), Clock.start(0.01))  # first forward passes warm torch up
+    started = time.perf_counter()
+    agent.act(game.initial_state(), Clock())
+    assert 0.15 < time.perf_counter() - started < 0.6
+    assert agent.last_info()["simulations"] > 1
+
+
+def test_arena_clock_stops_the_search():
+    game = make_game("reversi")
+    agent = make_agent(UNTRAINED + ",sims=10000000", game)
+    agent.act(game.initial_state(), Clock.start(0.01))
+    started = time.perf_counter()
+    agent.act(game.initial_state(), Clock.start(0.2))
+    assert time.perf_counter() - started < 0.6
+
+
+def test_simulations_without_a_limit_need_a_time():
+    with pytest.raises(ValueError, match="sims=0"):
+        make_agent(UNTRAINED + ",sims=0", make_game("reversi"))
+
+
+def test_network_input_comes_from_the_games_batch_encoder():
+    game = make_game("xiangqi")
+    agent = make_agent(UNTRAINED + ",sims=4", game)
+    calls = []
+    original = game.encode_batch
+
+    def spy(states, players):
+        calls.append(len(states))
+        return original(states, players)
+
+    game.encode_batch = spy
+    agent.act(game.initial_state(), Clock())
+    assert calls and sum(calls) >= 4
