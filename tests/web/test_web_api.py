@@ -230,7 +230,28 @@ def test_jungle_replays_show_the_reveals(client):
     jungle = client.get("/api/db/games?game=jungle:no_capture_limit=12").json()["games"]
     assert client.get("/api/db/games?game=jungle").json()["games"] == jungle
     replay = client.get(f"/api/db/games/{jungle[0]['number']}").json()
-    assert any("(" in m["notation"] for m in replay["moves"])  # reveal a1 (tiger)
+    # Written as the Play page writes them (it once said `reveal a1 (tiger)` here and
+    # `reveal a1 → tiger` there), each move named by its side's colour.
+    reveals = [m["text"] for m in replay["moves"] if m["text"].startswith("reveal")]
+    assert reveals and all(" → " in text for text in reveals)
+    assert {m["name"] for m in replay["moves"]} == {"red", "blue"}
+
+
+def test_a_browser_game_and_its_replay_write_the_moves_alike(client, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from boardlab.web.app import create_app
+
+    db = tmp_path / "browser.sqlite"
+    with TestClient(create_app(db=db, store_games=True)) as own:
+        game = new_game(own, "jungle:no_capture_limit=12", ("random", "greedy"), seed=3)
+        while not game["over"]:
+            game = own.post(f"/api/games/{game['id']}/agent-move").json()
+        stored = own.get("/api/db/games").json()["games"]
+        assert [g["seats"] for g in stored] == [["random", "greedy"]]
+        replay = own.get(f"/api/db/games/{stored[0]['number']}").json()
+    assert [m["text"] for m in replay["moves"]] == [m["text"] for m in game["moves"]]
+    assert any("×" in m["text"] for m in game["moves"])  # captures leave a trace
 
 
 def test_bad_replay_requests_get_4xx(client):
@@ -262,6 +283,6 @@ def test_without_a_database_the_replay_endpoints_say_how_to_get_one():
     from boardlab.web.app import create_app
 
     with TestClient(create_app()) as bare:
-        assert bare.get("/api/db").json() == {"db": None}
+        assert bare.get("/api/db").json() == {"db": None, "stores_browser_games": False}
         response = bare.get("/api/db/games")
         assert response.status_code == 404 and "--db" in response.json()["detail"]

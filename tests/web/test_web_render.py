@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-
 from boardlab import render
+from boardlab.render import grid
 from boardlab.core.game import TERMINAL, Game, GameFacts, State
 from boardlab.core.registry import make_game
 from boardlab.web import sessions as sessions_module
@@ -69,12 +70,44 @@ def test_flipped_board_turns_the_picture_not_the_cells():
     assert upright != flipped and upright.count("data-cell") == flipped.count("data-cell")
 
 
-def test_a_sequence_picture_shows_only_the_viewers_hand():
-    pytest.importorskip("boardlab.games.sequence")
+def test_a_sequence_picture_draws_the_draft_and_only_the_viewers_hand_as_cards():
     state = make_game("sequence").initial_state(4)
     view = state.view(0, random.Random(1))
-    caption = render.picture(view, viewer=0).caption
-    assert "hand of seat 0" in caption and "hand of seat 1" not in caption
+    drawn = render.picture(view, viewer=0)
+    titles = [title for title, _ in drawn.card_rows]
+    assert titles == ["draft", "hand of red (seat 0)"]
+    assert len(drawn.card_rows[1][1]) == 6 and len(drawn.card_rows[0][1]) == 5
+    svg = render.svg(view, viewer=0)
+    assert svg.count('class="card"') == 11 and "seat 1" not in svg
+
+
+def test_a_long_caption_wraps_instead_of_widening_the_board():
+    # The Sequence board once carried its draft and hand in one caption line, which made the
+    # picture ~1.6 times wider than the board: an empty band beside it.
+    state = make_game("sequence").initial_state(4)
+    drawn = render.picture(state)
+    drawn.caption = "a very long caption " * 20
+    width = float(ElementTree.fromstring(grid.to_svg(drawn)).get("width"))
+    assert width == drawn.cols * grid.CELL + 2 * grid.MARGIN
+
+
+def test_jungle_animals_are_drawn_as_pictures_shipped_with_the_package():
+    state = make_game("jungle").initial_state(0)
+    state.apply(state.str_to_action("reveal a1"))
+    state.apply(state.chance_outcomes()[0][0])
+    svg = render.svg(state)
+    assert '<symbol id="icon-' in svg and '<use href="#icon-' in svg
+    assert "http" not in svg.replace("http://www.w3.org/2000/svg", "")  # nothing to download
+
+
+@pytest.mark.parametrize("font, shown", [(True, "帥"), (False, ">K<")])
+def test_xiangqi_pieces_show_chinese_characters_only_where_a_font_exists(monkeypatch, font,
+                                                                         shown):
+    from boardlab.render import xiangqi
+
+    monkeypatch.setattr(xiangqi, "has_chinese_font", lambda: font)
+    svg = render.svg(make_game("xiangqi").initial_state(0))
+    assert shown in svg
 
 
 # --- hidden information ----------------------------------------------------------------------
@@ -158,6 +191,7 @@ def test_serve_listens_on_loopback_by_default():
     parser = argparse.ArgumentParser()
     add_serve_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["serve"])
-    assert args.host == "127.0.0.1" and args.port == 8000 and args.db is None
+    assert args.host == "127.0.0.1" and args.port == 8000 and args.db == "boardlab.sqlite"
+    assert not args.no_store  # browser games are stored unless the user opts out
     args = parser.parse_args(["serve", "--port", "9001", "--db", "r.sqlite"])
     assert args.port == 9001 and args.db == "r.sqlite" and callable(args.run)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Iterable, Literal
+import textwrap
+from typing import Iterable, Literal, Sequence
 
 CELL = 56
 """Pixels per cell in the SVG's own coordinates (the page scales the picture)."""
@@ -40,6 +41,9 @@ class Piece:
     """A hidden piece: drawn with a hatched back instead of a plain disc."""
     size: float = 1.0
     """Disc size relative to the usual (Sequence's chips are smaller, to show the card)."""
+    icon: str = ""
+    """Key of a drawing in `Picture.icons` shown on the disc instead of the label (Jungle's
+    animals); `small` still goes under it."""
 
 
 @dataclass
@@ -71,6 +75,11 @@ class Picture:
     """One line under the board (disc counts, whose turn)."""
     cell_labels: dict[int, tuple[str, str]] = field(default_factory=dict)
     """Small (text, colour) printed in a cell's top-left corner (Sequence's cards)."""
+    icons: dict[str, str] = field(default_factory=dict)
+    """Drawings pieces refer to by key: SVG path data in a 100 x 100 box, defined once."""
+    card_rows: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    """Rows of playing cards drawn under the board: (title, [(card text, colour)])
+    (Sequence's draft and hand)."""
 
 
 def cell_center(picture: Picture, cell: int, flipped: bool) -> tuple[float, float]:
@@ -80,15 +89,33 @@ def cell_center(picture: Picture, cell: int, flipped: bool) -> tuple[float, floa
     return MARGIN + (col + 0.5) * CELL, MARGIN + (row + 0.5) * CELL
 
 
+HeatLayer = tuple[str, dict[int, tuple[float, str]]]
+"""(what the numbers are, {cell: (weight 0..1, label)}): one heat map over the board."""
+
+CARD_W, CARD_H, CARD_ROW = 34, 46, 66
+"""A card's width and height under the board, and the height of a row of them with its title."""
+
+
 def to_svg(picture: Picture, last_cells: Iterable[int] = (), highlights: Iterable[int] = (),
-           flipped: bool = False) -> str:
-    """The picture as an SVG document (a string), the last move and `highlights` marked."""
-    # Wide enough for the caption too (about 7.5 px a character at 14 px).
-    width = max(picture.cols * CELL + 2 * MARGIN, round(len(picture.caption) * 7.5) + 2 * MARGIN)
-    height = picture.rows * CELL + 2 * MARGIN + (22 if picture.caption else 0)
+           flipped: bool = False, *, heat: Sequence[HeatLayer] = (),
+           arrows: Sequence[tuple[int, ...]] = ()) -> str:
+    """The picture as an SVG document (a string), the last move and `highlights` marked.
+
+    `heat`: layers drawn over the cells, each in a `<g class="heat" data-kind=...>` the page
+    shows one at a time. `arrows`: a line of moves (each its cells: from and to, or one cell
+    for a placement) drawn as numbered arrows in `<g class="pv">`.
+    """
+    width = picture.cols * CELL + 2 * MARGIN
+    # The caption wraps at the board's width (about 7.5 px a character at 14 px), so a long
+    # one never widens the picture into an empty band.
+    caption = textwrap.wrap(picture.caption, max(20, int((width - MARGIN) / 7.5)))
+    board_bottom = picture.rows * CELL + 2 * MARGIN
+    height = board_bottom + 20 * len(caption) + CARD_ROW * len(picture.card_rows) + (
+        6 if caption else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width} '
            f'{height}" width="{width}" height="{height}" font-family="DejaVu Sans, Arial, '
            f'sans-serif" data-rows="{picture.rows}" data-cols="{picture.cols}">']
+    out.append(_defs(picture))
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ece4d4"/>')
     if picture.style == "points":
         out.extend(_points_board(picture, flipped))
@@ -97,11 +124,90 @@ def to_svg(picture: Picture, last_cells: Iterable[int] = (), highlights: Iterabl
     marked = set(highlights)
     for cell in range(picture.rows * picture.cols):
         out.append(_cell(picture, cell, flipped, cell in last, cell in marked))
-    if picture.caption:
-        out.append(f'<text x="{MARGIN}" y="{height - 8}" font-size="14" fill="#222">'
-                   f'{escape(picture.caption)}</text>')
+    for kind, cells in heat:
+        out.append(_heat(picture, kind, cells, flipped))
+    if arrows:
+        out.append(_arrows(picture, arrows, flipped))
+    y = board_bottom + 4
+    for line in caption:
+        y += 20
+        out.append(f'<text class="caption" x="{MARGIN}" y="{y - 6}" font-size="14" '
+                   f'fill="#222">{escape(line)}</text>')
+    for title, cards in picture.card_rows:
+        out.append(_card_row(title, cards, y))
+        y += CARD_ROW
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _defs(picture: Picture) -> str:
+    """Markers for arrows and the icons the pieces on the board use, each defined once."""
+    used = {piece.icon for piece in picture.pieces.values() if piece.icon}
+    parts = ['<defs><marker id="pv-head" viewBox="0 0 10 10" refX="7" refY="5" '
+             'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
+             '<path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker>']
+    for key in sorted(used):
+        parts.append(f'<symbol id="icon-{escape(key)}" viewBox="0 0 100 100">'
+                     f'<path d="{picture.icons[key]}"/></symbol>')
+    parts.append("</defs>")
+    return "".join(parts)
+
+
+def _heat(picture: Picture, kind: str, cells: dict[int, tuple[float, str]],
+          flipped: bool) -> str:
+    parts = [f'<g class="heat" data-kind="{escape(kind)}" pointer-events="none">']
+    for cell, (weight, label) in sorted(cells.items()):
+        x, y = cell_center(picture, cell, flipped)
+        weight = min(1.0, max(0.0, weight))
+        parts.append(f'<rect x="{x - CELL / 2 + 1}" y="{y - CELL / 2 + 1}" width="{CELL - 2}" '
+                     f'height="{CELL - 2}" fill="#e8590c" fill-opacity="{0.08 + 0.5 * weight:.2f}"'
+                     f' stroke="#b04000" stroke-width="{1 + 2 * weight:.1f}"/>')
+        parts.append(f'<text x="{x + CELL / 2 - 3}" y="{y + CELL / 2 - 4}" text-anchor="end" '
+                     'font-size="12" font-weight="bold" fill="#fff" stroke="#5a2000" '
+                     f'stroke-width="2.5" paint-order="stroke">{escape(label)}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _arrows(picture: Picture, moves: Sequence[tuple[int, ...]], flipped: bool) -> str:
+    """The principal variation: move 1 solid, later ones lighter, each numbered."""
+    parts = ['<g class="pv" pointer-events="none">']
+    for number, cells in enumerate(moves, 1):
+        colour = "#1864ab" if number % 2 else "#862e9c"  # the mover's moves, the replies
+        opacity = max(0.45, 1.0 - 0.12 * (number - 1))
+        x1, y1 = cell_center(picture, cells[-1], flipped)
+        if len(cells) >= 2:
+            x0, y0 = cell_center(picture, cells[0], flipped)
+            parts.append(f'<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="{colour}" '
+                         f'stroke-opacity="{opacity:.2f}" stroke-width="7" '
+                         'stroke-linecap="round" marker-end="url(#pv-head)"/>')
+            x1, y1 = (x0 + x1) / 2, (y0 + y1) / 2
+        else:  # a placement or a reveal: the number in the corner, the piece left readable
+            x1, y1 = x1 - CELL * 0.3, y1 - CELL * 0.3
+        parts.append(f'<circle cx="{x1}" cy="{y1}" r="10" fill="{colour}" '
+                     f'fill-opacity="{opacity:.2f}" stroke="#fff" stroke-width="1.5"/>'
+                     f'<text x="{x1}" y="{y1 + 4.5}" text-anchor="middle" font-size="13" '
+                     f'font-weight="bold" fill="#fff">{number}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _card_row(title: str, cards: list[tuple[str, str]], top: float) -> str:
+    parts = [f'<g class="cards" data-title="{escape(title)}">',
+             f'<text x="{MARGIN}" y="{top + 12}" font-size="13" fill="#444">{escape(title)}'
+             '</text>']
+    for index, (text, colour) in enumerate(cards):
+        x, y = MARGIN + index * (CARD_W + 6), top + 17
+        rank, suit = text[:-1], text[-1:]
+        parts.append(f'<g class="card" data-card="{escape(text)}">'
+                     f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="4" '
+                     'fill="#fff" stroke="#8a7f66" stroke-width="1.2"/>'
+                     f'<text x="{x + 4}" y="{y + 15}" font-size="13" font-weight="bold" '
+                     f'fill="{colour}">{escape(rank)}</text>'
+                     f'<text x="{x + CARD_W / 2}" y="{y + 38}" text-anchor="middle" '
+                     f'font-size="20" fill="{colour}">{escape(suit)}</text></g>')
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def _cell(picture: Picture, cell: int, flipped: bool, is_last: bool, is_marked: bool) -> str:
@@ -109,7 +215,8 @@ def _cell(picture: Picture, cell: int, flipped: bool, is_last: bool, is_marked: 
     left, top = x - CELL / 2, y - CELL / 2
     row, col = divmod(cell, picture.cols)
     name = escape(picture.square_names[cell])
-    parts = [f'<g class="cell" data-cell="{cell}" data-square="{name}">']
+    occupied = ' data-occupied="1"' if cell in picture.pieces else ""
+    parts = [f'<g class="cell" data-cell="{cell}" data-square="{name}"{occupied}>']
     if picture.style == "points":
         # A transparent square keeps the whole area around a crossing clickable.
         parts.append(f'<rect class="bg" x="{left}" y="{top}" width="{CELL}" height="{CELL}" '
@@ -155,17 +262,34 @@ def _piece(piece: Piece, x: float, y: float) -> str:
     if piece.face_down:
         parts.append(f'<circle cx="{x}" cy="{y}" r="{radius * 0.72:.1f}" fill="none" '
                      f'stroke="{piece.ink}" stroke-width="1.5" stroke-dasharray="3 3"/>')
-    if label:
+    if piece.icon:
+        parts.append(_icon(piece, x, y))
+    elif label:
         dy = round(-CELL * 0.02 if piece.small else CELL * 0.12, 1)
         size = round(CELL * (0.36 if len(piece.label) == 1 else 0.26), 1)
         parts.append(f'<text x="{x}" y="{y + dy}" text-anchor="middle" font-size="{size}" '
                      f'font-weight="bold" fill="{piece.ink}">{label}</text>')
-    if piece.small:
+    if piece.small and piece.icon:  # the drawing takes the disc: the number goes on a badge
+        bx, by = x + radius * 0.68, y + radius * 0.68
+        parts.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{CELL * 0.13:.1f}" fill="#fff" '
+                     f'stroke="{piece.stroke}" stroke-width="1.2"/>'
+                     f'<text x="{bx:.1f}" y="{by + CELL * 0.07:.1f}" text-anchor="middle" '
+                     f'font-size="{CELL * 0.19:.1f}" font-weight="bold" fill="{piece.ink}">'
+                     f'{escape(piece.small)}</text>')
+    elif piece.small:
         parts.append(f'<text x="{x}" y="{y + CELL * 0.26:.1f}" text-anchor="middle" '
                      f'font-size="{CELL * 0.2:.1f}" fill="{piece.ink}">'
                      f'{escape(piece.small)}</text>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def _icon(piece: Piece, x: float, y: float) -> str:
+    """The piece's drawing, filling the disc (its `small` text goes on a badge)."""
+    side = CELL * 0.64 * piece.size
+    top = y - side / 2
+    return (f'<use href="#icon-{escape(piece.icon)}" x="{x - side / 2:.1f}" y="{top:.1f}" '
+            f'width="{side:.1f}" height="{side:.1f}" fill="{piece.ink}"/>')
 
 
 def _labels(picture: Picture, flipped: bool) -> list[str]:

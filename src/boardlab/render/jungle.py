@@ -9,10 +9,18 @@ from __future__ import annotations
 from ..games.jungle.dark import (COLS, HIDDEN, NUM_REVEALS, ROWS, JungleDarkState, decode_move,
                                  sq_name)
 from ..games.jungle.pieces import ANIMAL_LETTERS, ANIMAL_NAMES
+from .animals import ICONS, animal_piece
 from .grid import Picture, Piece
 
 SIDE_COLOURS = ("#c0392b", "#2c5aa0")
 SIDE_NAMES = ("red", "blue")
+PLAYER_NAMES = SIDE_NAMES
+LETTERS_KEY = ("Letters: " + ", ".join(f"{ANIMAL_LETTERS[s]} {ANIMAL_NAMES[s]} ({s})"
+                                       for s in sorted(ANIMAL_NAMES))
+               + ". Upper case = player 0 (red), lower case = player 1 (blue).")
+"""The text board's animal letters, shared with classic Jungle."""
+TEXT_KEY = (LETTERS_KEY + " X / x = a face-down piece. `face down: RCDWPTLE / rcdwptle` lists "
+            "the animals each side still has face down: a reveal draws one of them at random.")
 
 
 def cell_of(square: int) -> int:
@@ -36,11 +44,7 @@ def picture(state: JungleDarkState, viewer: int | None = None) -> Picture:
             pieces[cell] = Piece("?", colour, ink="#fff", stroke="#111", face_down=True,
                                  title=f"{SIDE_NAMES[owner]} face-down piece")
         else:
-            strength = abs(value)
-            pieces[cell] = Piece(ANIMAL_LETTERS[strength], "#fdf6e3", ink=colour, stroke=colour,
-                                 small=str(strength),
-                                 title=f"{SIDE_NAMES[owner]} {ANIMAL_NAMES[strength]} "
-                                       f"(strength {strength})")
+            pieces[cell] = animal_piece(abs(value), SIDE_NAMES[owner], colour)
     fills = {cell_of(c): "#f3d9d5" for c in range(COLS)}
     fills.update({cell_of((ROWS - 1) * COLS + c): "#d8e2f3" for c in range(COLS)})
     if state.is_terminal():
@@ -50,7 +54,7 @@ def picture(state: JungleDarkState, viewer: int | None = None) -> Picture:
         status = f"{SIDE_NAMES[state.player]} (player {state.player}) to move"
     limit = state.game.settings.no_capture_limit
     return Picture(
-        rows=ROWS, cols=COLS, square_names=names, pieces=pieces, style="plain",
+        icons=ICONS, rows=ROWS, cols=COLS, square_names=names, pieces=pieces, style="plain",
         light="#eef3e2", line="#7a8b6a", cell_fills=fills,
         file_labels="abcdefgh"[:COLS], rank_labels=[str(ROWS - r) for r in range(ROWS)],
         caption=f"{status}; {state.no_capture}/{limit} plies without capture")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from ..games.jungle.classic import (COLS, DENS, IS_WATER, JUMP, ROWS, SQUARES, STEP, TRAP_OWNER,
                                     JungleClassicState, sq_name)
-from ..games.jungle.pieces import ANIMAL_LETTERS, ANIMAL_NAMES
+from .animals import ICONS, animal_piece
 from .grid import Picture, Piece
+from .jungle import LETTERS_KEY, SIDE_COLOURS, SIDE_NAMES
 
-SIDE_COLOURS = ("#c0392b", "#2c5aa0")
-SIDE_NAMES = ("red", "blue")
+TEXT_KEY = LETTERS_KEY
+
+PLAYER_NAMES = SIDE_NAMES
 
 
 def cell_of(square: int) -> int:
@@ -35,16 +37,13 @@ def picture(state: JungleClassicState, viewer: int | None = None) -> Picture:
         if value:
             owner = 0 if value > 0 else 1
             strength = abs(value)
-            pieces[cell] = Piece(ANIMAL_LETTERS[strength], "#fdf6e3", ink=SIDE_COLOURS[owner],
-                                 stroke=SIDE_COLOURS[owner], small=str(strength),
-                                 title=f"{SIDE_NAMES[owner]} {ANIMAL_NAMES[strength]} "
-                                       f"(strength {strength})")
+            pieces[cell] = animal_piece(strength, SIDE_NAMES[owner], SIDE_COLOURS[owner])
     if state.is_terminal():
         status = ("draw" if state.winner == -1
                   else f"{SIDE_NAMES[state.winner]} (player {state.winner}) wins")
     else:
         status = f"{SIDE_NAMES[state.player]} (player {state.player}) to move"
-    return Picture(rows=ROWS, cols=COLS, square_names=names, pieces=pieces, style="plain",
+    return Picture(icons=ICONS, rows=ROWS, cols=COLS, square_names=names, pieces=pieces, style="plain",
                    light="#e4efd4", line="#6f7f5f", cell_fills=fills,
                    file_labels="abcdefg"[:COLS], rank_labels=[str(ROWS - r) for r in range(ROWS)],
                    caption=f"{status}; {state.no_capture}/{state.game.settings.no_capture_limit}"

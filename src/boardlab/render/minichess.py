@@ -6,6 +6,8 @@ from ..games.minichess.game import SIDE_NAMES, SQUARES, MiniChessState, square_n
 from ..games.minichess.rules import COLS, PIECE_NAMES, ROWS
 from .grid import Picture, Piece
 
+PLAYER_NAMES = SIDE_NAMES
+
 GLYPHS = {1: "\u265f", 2: "\u265c", 3: "\u265e", 4: "\u265d", 5: "\u265b", 6: "\u265a"}
 """Filled chess symbols for P R N B Q K; the side shows by fill and outline colour."""
 INKS = (("#fffdf5", "#222"), ("#1b1b1b", "#1b1b1b"))

@@ -9,6 +9,7 @@ from .grid import Picture, Piece
 DISCS = (Piece("", "#111", stroke="#000", title="black disc"),
          Piece("", "#f7f7f7", stroke="#444", title="white disc"))
 COLOUR_NAMES = ("black", "white")
+PLAYER_NAMES = COLOUR_NAMES
 
 
 def picture(state: ReversiState, viewer: int | None = None) -> Picture:

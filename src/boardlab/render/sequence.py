@@ -1,18 +1,22 @@
 """Sequence (10 x 10 card board) as a picture: the card printed on each space, chips in team
-colours (a ring marks chips in a completed sequence), the free corners starred.
+colours (a ring marks chips in a completed sequence), the free corners starred, and under the
+board the draft and one hand drawn as cards.
 
-Hidden information: the caption shows the draft and one hand only, the viewer's (a
+Hidden information: the picture shows the draft and one hand only, the viewer's (a
 spectator sees the hand of the seat to move); other hands never appear.
 """
 
 from __future__ import annotations
 
 from ..games.sequence.cards import CARD_NAMES, CORNERS, LAYOUT, SIZE, SQUARES, square_name
-from ..games.sequence.rules import CHIP, DRAFT_BASE, SEQ_CHIP, SequenceState
+from ..games.sequence.rules import (BURN_BASE, CHIP, DECLINE, DRAFT_BASE, NUM_CARDS, SEQ_CHIP,
+                                    TRADE_BASE, SequenceState)
 from .grid import Picture, Piece
 
 TEAM_COLOURS = ("#c0392b", "#2c5aa0")
 TEAM_NAMES = ("red", "blue")
+PLAYER_NAMES = TEAM_NAMES
+"""Seat i plays for team i % 2: the page calls seats by their team's colour."""
 SUIT_SYMBOLS = {"s": ("\u2660", "#222"), "c": ("\u2663", "#222"), "h": ("\u2665", "#c0392b"),
                 "d": ("\u2666", "#c0392b")}
 
@@ -21,10 +25,6 @@ def card_label(card: int) -> tuple[str, str]:
     name = CARD_NAMES[card]
     symbol, colour = SUIT_SYMBOLS[name[1]]
     return name[0].upper().replace("T", "10") + symbol, colour
-
-
-def cards_line(cards: list[int]) -> str:
-    return " ".join(card_label(card)[0] for card in cards) or "-"
 
 
 def picture(state: SequenceState, viewer: int | None = None) -> Picture:
@@ -45,19 +45,36 @@ def picture(state: SequenceState, viewer: int | None = None) -> Picture:
                     stroke="#f6e05e" if in_sequence else "#222", size=0.72,
                     title=f"{TEAM_NAMES[team]} chip" + (" in a sequence" if in_sequence else ""))
     seat = viewer if viewer is not None else (state.seat if not state.is_terminal() else None)
-    hand = "" if seat is None else f"; hand of seat {seat}: {cards_line(state.hands[seat])}"
+    rows = [("draft", [card_label(card) for card in state.draft])]
+    if seat is not None:
+        rows.append((f"hand of {TEAM_NAMES[state.team_of(seat)]} (seat {seat})",
+                     [card_label(card) for card in state.hands[seat]]))
     if state.is_terminal():
         status = "draw" if state.winner == -1 else f"team {TEAM_NAMES[state.winner]} wins"
     else:
-        status = f"seat {state.seat} ({TEAM_NAMES[state.team_of(state.seat)]}) to move"
+        status = f"{TEAM_NAMES[state.team_of(state.seat)]} (seat {state.seat}) to move"
     return Picture(rows=SIZE, cols=SIZE, square_names=[square_name(s) for s in range(SQUARES)],
                    pieces=pieces, cell_labels=labels, style="plain", light="#fbf7ec",
                    line="#b9ad90", file_labels="abcdefghij", rank_labels=[str(r) for r in
                                                                          range(SIZE)],
                    caption=f"{status}; sequences red {state.sequences[0]}, blue "
-                           f"{state.sequences[1]}; draft: {cards_line(state.draft)}{hand}")
+                           f"{state.sequences[1]}", card_rows=rows)
 
 
 def action_cells(state: SequenceState, action: int) -> tuple[int, ...]:
     """A play or a removal is a click on its space; drafts and trades are buttons."""
     return (action % SQUARES,) if action < DRAFT_BASE else ()
+
+
+def move_label(state: SequenceState, action: int) -> str:
+    """Drafts, trades and discards as a person says them, cards as they are printed."""
+    if action < DRAFT_BASE:
+        return state.action_to_str(action)
+    if action < TRADE_BASE:
+        return f"take {card_label(action - DRAFT_BASE)[0]}"
+    if action < DECLINE:
+        dead, wanted = divmod(action - TRADE_BASE, NUM_CARDS)
+        return f"trade dead {card_label(dead)[0]} for {card_label(wanted)[0]}"
+    if action == DECLINE:
+        return "keep the dead cards"
+    return f"discard {card_label(action - BURN_BASE)[0]}"

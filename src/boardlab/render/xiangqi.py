@@ -1,10 +1,15 @@
 """Xiangqi as a picture: pieces on the crossings of 10 x 9 lines, red (player 0) below.
 
-Pieces carry their FEN letters (K A B N R C P) rather than Chinese characters, which many
-machines (and headless browsers) have no font for; the tooltip gives the character too.
+Pieces carry their Chinese characters where this machine has a font for them (fontconfig
+finds one: the browser of `boardlab serve` runs here too), else their FEN letters
+(K A B N R C P); the tooltip gives both.
 """
 
 from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
 
 from ..games.xiangqi.actions import ACTION_FROM, ACTION_TO, FILES, square_name
 from ..games.xiangqi.game import SIDE_NAMES, XiangqiState
@@ -15,19 +20,38 @@ CHARACTERS = ({1: "帥", 2: "仕", 3: "相", 4: "傌", 5: "俥", 6: "炮", 7: "�
               {1: "將", 2: "士", 3: "象", 4: "馬", 5: "車", 6: "砲", 7: "卒"})
 INKS = ("#b22222", "#1b1b1b")
 PALACE_LINES = [(0, 3, 2, 5), (0, 5, 2, 3), (7, 3, 9, 5), (7, 5, 9, 3)]
+PLAYER_NAMES = SIDE_NAMES
+
+
+@functools.lru_cache(maxsize=1)
+def has_chinese_font() -> bool:
+    """Whether fontconfig knows a font with every piece's character (asked once)."""
+    if shutil.which("fc-list") is None:
+        return False
+    wanted = {ord(char) for side in CHARACTERS for char in side.values()}
+    charset = " ".join(f"{code:x}" for code in sorted(wanted))
+    try:
+        found = subprocess.run(["fc-list", f":charset={charset}", "family"], capture_output=True,
+                               text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return bool(found.strip())
 
 
 def picture(state: XiangqiState, viewer: int | None = None) -> Picture:
     pieces = {}
+    characters = has_chinese_font()
     for square in range(SQUARES):
         value = state.board[square]
         if value:
             side = 0 if value > 0 else 1
             kind = abs(value)
-            pieces[square] = Piece(LETTER_OF[kind], "#f5deb3", ink=INKS[side],
+            label = CHARACTERS[side][kind] if characters else LETTER_OF[kind]
+            pieces[square] = Piece(label, "#f5deb3", ink=INKS[side],
                                    stroke=INKS[side],
                                    title=f"{SIDE_NAMES[side]} {PIECE_NAMES[kind]} "
-                                         f"({CHARACTERS[side][kind]})")
+                                         f"({CHARACTERS[side][kind]}, "
+                                         f"{LETTER_OF[kind]})")
     if state.is_terminal():
         result = "draw" if state.winner == -1 else f"{SIDE_NAMES[state.winner]} wins"
         status = f"{result} ({state.end_reason})"

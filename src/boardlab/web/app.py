@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import render
 from ..core.game import BoardLabError, IllegalActionError, ParseError
 from ..core.registry import agent_class, agent_names, describe_settings, game_class, game_names
-from .results import Results
+from .results import BrowserGames, Results
 from .sessions import NotFound, Session, Sessions, SessionError
 
 STATIC = Path(__file__).parent / "static"
@@ -56,13 +56,25 @@ class Restart(BaseModel):
     seed: int | None = None
 
 
-def create_app(db: str | Path | None = None, max_games: int = 200) -> FastAPI:
-    """The application; `db` is the results database the replay and tournament pages read."""
+def create_app(db: str | Path | None = None, max_games: int = 200,
+               store_games: bool = False) -> FastAPI:
+    """The application; `db` is the results database the replay and tournament pages read.
+    With `store_games`, every game that ends in the browser is written to `db` (created if
+    missing) as the arena writes its games."""
     app = FastAPI(title="BoardLab", docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     sessions = Sessions(max_games)
+    browser_games = BrowserGames(db) if store_games and db is not None else None
     results = Results(db) if db is not None else None
     app.state.sessions = sessions
+
+    def store(session: Session) -> None:
+        if browser_games is None:
+            return
+        try:
+            browser_games.store(session)
+        except BoardLabError as error:  # the game itself is fine; say why it was not kept
+            session.store_error = f"not stored in {browser_games.path.name}: {error}"
 
     @app.exception_handler(BoardLabError)
     def _boardlab_error(request: Request, error: BoardLabError) -> JSONResponse:
@@ -123,7 +135,12 @@ def create_app(db: str | Path | None = None, max_games: int = 200) -> FastAPI:
         except (ImportError, AttributeError) as error:  # its module is being written
             raise ParseError(f"game {name!r} does not load yet: "
                              f"{type(error).__name__}: {error}") from None
-        session = Session(body.game, body.seats, body.seed, body.time_per_move)
+        try:
+            session = Session(body.game, body.seats, body.seed, body.time_per_move, store)
+        except (ParseError, IllegalActionError):
+            raise
+        except BoardLabError as error:  # an agent that cannot be built: its spec is refused
+            raise ParseError(str(error)) from None
         sessions.add(session)
         with session.lock:
             return session.describe()
@@ -183,7 +200,8 @@ def create_app(db: str | Path | None = None, max_games: int = 200) -> FastAPI:
 
     @app.get("/api/db")
     def db_info() -> dict[str, Any]:
-        return {"db": None if results is None else results.path.name}
+        return {"db": None if results is None else results.path.name,
+                "stores_browser_games": browser_games is not None}
 
     @app.get("/api/db/games")
     def stored_games(game: str | None = None, offset: int = 0, limit: int = 100) -> dict:
@@ -225,10 +243,15 @@ def _described(settings_class: type) -> tuple[tuple[str, str, str], ...]:
 
 
 def _params(settings_class: type) -> list[dict[str, str]]:
+    """A Settings dataclass as the page's form: each field's name, type (`int`, `float`,
+    `bool`, `str`, ...), default and doc, the same source as `boardlab agents`."""
     if not dataclasses.is_dataclass(settings_class):
         return []
     # describe_settings parses source with `ast`, which CPython 3.11 does not make safe to
     # run in two threads at once (SystemError: AST constructor recursion depth mismatch).
     with _PARAMS_LOCK:
         described = _described(settings_class)
-    return [{"name": name, "default": default, "doc": doc} for name, default, doc in described]
+    kinds = {f.name: f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "str")
+             for f in dataclasses.fields(settings_class)}
+    return [{"name": name, "type": kinds.get(name, "str"), "default": default, "doc": doc}
+            for name, default, doc in described]

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..core.game import BoardLabError
+
+DEFAULT_DB = "boardlab.sqlite"
 
 
 def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -16,8 +19,13 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--db", default=None, metavar="FILE",
-                       help="arena results database for the replay and tournament pages")
+    serve.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
+                       help="results database: the replay and tournament pages read it and "
+                            "games played in the browser are stored in it (created if "
+                            f"missing; default {DEFAULT_DB}, the arena's default)")
+    serve.add_argument("--no-store", action="store_true",
+                       help="do not store games played in the browser (the database is then "
+                            "only read, and only if it exists)")
     serve.add_argument("--max-games", type=int, default=200,
                        help="games kept in memory; the longest untouched go first (default 200)")
     serve.set_defaults(run=cmd_serve)
@@ -39,8 +47,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not _is_loopback(args.host):
         print(f"boardlab serve: warning: listening on {args.host}, reachable from other "
               "machines; the API has no authentication", file=sys.stderr)
-    app = create_app(db=args.db, max_games=args.max_games)
-    print(f"BoardLab on http://{args.host}:{args.port}/  (Ctrl-C stops it)", flush=True)
+    db = args.db
+    if args.no_store and not Path(db).is_file():
+        db = None  # nothing to read, and nothing may be written
+    app = create_app(db=db, max_games=args.max_games, store_games=not args.no_store)
+    stored = "" if args.no_store else f"; games played here are stored in {args.db}"
+    print(f"BoardLab on http://{args.host}:{args.port}/  (Ctrl-C stops it{stored})",
+          flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 

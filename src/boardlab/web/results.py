@@ -10,13 +10,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import threading
+
 from .. import render
 from ..arena.report import cross_table, to_json, totals
-from ..arena.store import GameRow, ResultStore
+from ..arena.store import GameKey, GameRow, ResultStore
 from ..arena.tournament import belongs_to, stored_tournaments, tournament_result
 from ..core.game import CHANCE, BoardLabError, ParseError
+from ..core.match import derive_seed
 from ..core.registry import make_game
-from .sessions import NotFound, result_text
+from .sessions import NotFound, Session, Step, capture_note, move_entries, result_text
+
+BROWSER_SEED = derive_seed("games played in the browser")
+"""The base seed under which games between two agents played in the browser are stored: they
+form one tournament of their own in the store (never mixed into an arena run's), rated as the
+arena rates any stored games."""
+BROWSER_HUMAN_SEED = derive_seed("games a person played in the browser")
+"""The same for games with a human seat: stored for replay, never rated."""
 
 
 class Results:
@@ -61,25 +71,34 @@ class Results:
             raise BoardLabError(f"stored game {number} is {record.game}, which does not load "
                                 f"here: {error}") from None
         state = game.initial_state(record.seed)
-        moves: list[dict[str, Any]] = []
+        names = [render.player_name(game.name, seat, game.num_players)
+                 for seat in range(game.num_players)]
+        steps: list[Step] = []
+        pending: Step | None = None  # the last decision, noted once its chance is resolved
         decisions = 0
         frame = None
         last_action = None
         seconds = iter(record.move_seconds)
+        before = state.clone()
         for action, mover in zip(record.actions, record.movers):
-            if mover != CHANCE and ply is not None and decisions == ply and frame is None:
-                frame = (state.clone(), last_action)
+            if mover != CHANCE:
+                if ply is not None and decisions == ply and frame is None:
+                    frame = (state.clone(), last_action)
+                if pending is not None:
+                    pending.note = capture_note(before, state)
+                before = state.clone()
             notation = state.action_to_str(action)
             state.apply(action)  # an inconsistent record raises IllegalActionError: a 4xx
             if mover == CHANCE:
-                if moves:
-                    moves[-1]["notation"] += f" ({notation})"
+                steps.append(Step(action, mover, notation))
                 continue
             decisions += 1
             last_action = action
             spent = next(seconds, None)
-            moves.append({"mover": mover, "notation": notation,
-                          "seconds": None if spent is None else round(spent, 4)})
+            pending = Step(action, mover, notation, None if spent is None else round(spent, 4))
+            steps.append(pending)
+        if pending is not None:
+            pending.note = capture_note(before, state)
         if ply is not None and not 0 <= ply <= decisions:
             raise ParseError(f"ply {ply} is outside 0..{decisions} for stored game {number}")
         if frame is None:
@@ -87,20 +106,21 @@ class Results:
         shown, shown_last = frame
         if ply is None:
             ply = decisions
-        return {"number": number, "game": record.game, "seats": record.agents,
-                "seed": record.seed, "ply": ply, "plies": decisions, "moves": moves,
-                "result": result_text(record.returns, record.agents), "reason": record.reason,
-                "renderer": render.has_renderer(game.name),
+        return {"number": number, "game": record.game, "seats": record.agents, "names": names,
+                "seed": record.seed, "ply": ply, "plies": decisions,
+                "moves": move_entries(steps, names),
+                "result": result_text(record.returns, record.agents, names),
+                "reason": record.reason, "renderer": render.has_renderer(game.name),
                 "svg": render.svg(shown, shown_last), "text": str(shown)}
 
     def tournaments(self) -> list[dict[str, Any]]:
-        """Every tournament in the store, as the arena finds them (`stored_tournaments`: those
-        it recorded, then the others its games show), with the arena's own tables (pairs,
-        cross table, totals, ratings)."""
+        """Every rated tournament in the store, as the arena finds them (`stored_tournaments`:
+        those it recorded, then the others its games show; games with a person in them are
+        not rated), with the arena's own tables (pairs, cross table, totals, ratings)."""
         keys = [row.key for row in self._rows(with_moves=False)]
         out = []
         with ResultStore(self.path) as store:
-            for entry in stored_tournaments(self.path):
+            for entry in rated_tournaments(self.path):
                 agents = list(entry.agents)
                 result = tournament_result(store, entry.game, agents, entry.games_per_pair,
                                            entry.base_seed, entry.time_per_move, resamples=100)
@@ -121,3 +141,42 @@ class Results:
 def _cell_json(cell: Any) -> dict[str, Any]:
     return {"games": cell.games, "wins": cell.wins, "draws": cell.draws, "losses": cell.losses,
             "rate": cell.rate_text(), "wdl": cell.wdl_text()}
+
+
+def rated_tournaments(path: str | Path) -> list:
+    """The store's tournaments without those that have a person in a seat (browser games
+    against `human`): those are kept for replay, not rated."""
+    return [entry for entry in stored_tournaments(path) if "human" not in entry.agents]
+
+
+class BrowserGames:
+    """Writes games that end in the browser into a results store (`boardlab serve` does,
+    unless `--no-store`), so they can be replayed, and rated when both seats are agents.
+
+    Each is keyed like an arena game: its seats, the pair in name order, the next free index
+    in that pair, and a base seed of its own (BROWSER_SEED, or BROWSER_HUMAN_SEED with a
+    person in a seat), so browser games never join an arena tournament's pairs. Only
+    two-seat games fit the store; others are not stored.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        ResultStore(self.path).close()  # creates it, or refuses a file that is not a store
+        self._lock = threading.Lock()  # one index per game even when two end at once
+
+    def store(self, session: Session) -> bool:
+        record = session.record()
+        if len(record.agents) != 2:
+            return False
+        seat0, seat1 = record.agents
+        pair_a, pair_b = sorted(record.agents)
+        base = BROWSER_HUMAN_SEED if "human" in record.agents else BROWSER_SEED
+        with self._lock, ResultStore(self.path) as store:
+            index = sum(1 for row in store.games(record.game, record.agents, base_seed=base,
+                                                 time_per_move=session.time_per_move,
+                                                 with_moves=False)
+                        if (row.key.pair_a, row.key.pair_b) == (pair_a, pair_b))
+            while not store.add(GameKey(record.game, seat0, seat1, pair_a, pair_b, index, base,
+                                        session.time_per_move), record):
+                index += 1  # a row with this index exists (another server wrote it)
+        return True

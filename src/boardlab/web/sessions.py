@@ -14,15 +14,17 @@ import random
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .. import render
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, BoardLabError, Game, IllegalActionError, ParseError, State
-from ..core.match import derive_seed, sample_chance
+from ..core.match import GameRecord, derive_seed, sample_chance
 from ..core.registry import make_agent, make_game
+from ..render.graph import value_graph_svg
+from ..render.thinking import Thinking
 
 HUMAN = "human"
 
@@ -45,13 +47,20 @@ class Step:
     notation: str
     seconds: float | None = None
     """Thinking time of an agent's decision."""
+    note: str = ""
+    """What the move took off the board (`× blue wolf (strength 4)`), see `capture_note`."""
+    value: float | None = None
+    """The value an agent reported for the position it moved in, from its own side."""
+    cells: tuple[int, ...] = ()
+    """The board cells of the move (render.action_cells), for marking the last move."""
 
 
 class Session:
     """One game between seats, each `human` or an agent spec (see the module docstring)."""
 
     def __init__(self, game_spec: str, seats: list[str], seed: int = 0,
-                 time_per_move: float | None = None) -> None:
+                 time_per_move: float | None = None,
+                 on_finish: Callable[["Session"], None] | None = None) -> None:
         self.game: Game = make_game(game_spec)
         if len(seats) != self.game.num_players:
             raise ParseError(f"{self.game.name} is played by {self.game.num_players} seats, "
@@ -65,6 +74,10 @@ class Session:
         self.id = secrets.token_urlsafe(9)
         self.lock = threading.Lock()
         self.touched = time.monotonic()
+        self.on_finish = on_finish
+        """Called once each time the game ends (the server stores it in the results store)."""
+        self.names = [render.player_name(self.game.name, seat, self.game.num_players)
+                      for seat in range(self.game.num_players)]
         self.restart(seed)
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -74,6 +87,12 @@ class Session:
         self.history: list[Step] = []
         self.resigned: int | None = None
         self.last_agent: dict[str, Any] | None = None
+        self._thought: tuple[int, Thinking] | None = None
+        """The last agent decision's thinking on the board, and the history length after it
+        (drawn only while nothing has been played since)."""
+        self.finished = False
+        self.store_error = ""
+        """Why the finished game could not be written to the results store, if it could not."""
         for seat, agent in enumerate(self.agents):
             if agent is not None:
                 agent.start_game(seat, derive_seed(self.seed, "agent", seat))
@@ -126,20 +145,36 @@ class Session:
             raise SessionError(f"agent {agent.spec} in seat {seat} returned {action!r}, which "
                                "is not a legal action")
         notation = self.state.action_to_str(action)
-        self._play(int(action), seat, seconds)
-        self.last_agent = {"seat": seat, "spec": agent.spec, "move": notation,
-                           "seconds": round(seconds, 4), "info": _json_safe(agent.last_info())}
+        info = agent.last_info()
+        value = info.get("value")
+        value = float(value) if isinstance(value, (int, float)) and not math.isnan(value) \
+            else None
+        thought = render.thinking(view, info)
+        self._play(int(action), seat, seconds, value)
+        self._thought = (len(self.history), thought)
+        self.last_agent = {
+            "seat": seat, "name": self.names[seat], "spec": agent.spec, "move": notation,
+            "seconds": round(seconds, 4), "value": _json_safe(value),
+            "info": _json_safe({k: v for k, v in info.items() if k not in ("heat", "pv")}),
+            "heat_kinds": [kind for kind, _ in thought.layers], "pv": thought.pv,
+            "off_board": thought.off_board}
         return self.last_agent
 
     def undo(self) -> None:
-        """Back to the last human decision (with no human seat: back one decision)."""
+        """Take back a resignation; else back to the last human decision (with no human
+        seat: back one decision)."""
+        if self.resigned is not None:
+            self.resigned = None
+            self.finished = False
+            return
         humans = self.human_seats
         for index in range(len(self.history) - 1, -1, -1):
             mover = self.history[index].mover
             if mover != CHANCE and (mover in humans or not humans):
                 self._rebuild(self.history[:index])
-                self.resigned = None
                 self.last_agent = None
+                self._thought = None
+                self.finished = False
                 return
         raise SessionError("nothing to undo: no " + ("human " if humans else "")
                            + "move has been played yet")
@@ -159,6 +194,7 @@ class Session:
         if not 0 <= seat < self.game.num_players:
             raise ParseError(f"seat {seat} does not exist in {self.game.name}")
         self.resigned = seat
+        self._finish()
 
     # --- what the page sees ------------------------------------------------------------------
     def viewer(self) -> int | None:
@@ -182,34 +218,59 @@ class Session:
         if human_turn:
             for action in shown.legal_actions():
                 legal.append({"id": action, "notation": shown.action_to_str(action),
+                              "label": render.move_label(shown, action),
                               "cells": list(render.action_cells(shown, action))})
-        last = next((step for step in reversed(self.history) if step.mover != CHANCE), None)
-        last_cells = list(render.action_cells(self.state, last.action)) if last else []
+        last, last_cells = self._last_marked()
+        result = self._result()
+        thought = None
+        if self._thought is not None and self._thought[0] == len(self.history):
+            thought = self._thought[1]
         return {
             "id": self.id,
             "game": self.game.name,
             "spec": self.game.spec,
             "seats": self.seats,
+            "names": self.names,
             "humans": self.human_seats,
             "seed": self.seed,
             "ply": len([s for s in self.history if s.mover != CHANCE]),
             "to_move": mover,
             "to_move_kind": None if mover is None else (HUMAN if human_turn else "agent"),
             "over": self.is_over(),
-            "result": self._result(),
+            "result": result,
             "viewer": viewer,
             "renderer": render.has_renderer(self.game.name),
-            "svg": render.svg(shown, last.action if last else None, viewer=viewer,
-                              flipped=self.human_seats == [1]),
+            "svg": render.svg(shown, viewer=viewer, flipped=self.human_seats == [1],
+                              last_cells=last_cells, thought=thought,
+                              caption=result["text"] if self.resigned is not None else None),
             "text": str(shown),
             "legal": legal,
             "last": None if last is None else {"mover": last.mover, "notation": last.notation,
                                                "cells": last_cells},
             "history": [{"mover": s.mover, "notation": s.notation, "seconds": s.seconds}
                         for s in self.history],
+            "moves": move_entries(self.history, self.names),
             "agent": self.last_agent,
-            "can_undo": any(s.mover != CHANCE for s in self.history),
+            "thinking_on_board": thought is not None,
+            "value_graph": self._value_graph(),
+            "store_error": self.store_error,
+            "can_undo": self.resigned is not None or any(s.mover != CHANCE
+                                                         for s in self.history),
         }
+
+    def record(self) -> GameRecord:
+        """The game as the arena stores it (a resignation is a forfeit by that seat)."""
+        decisions = [step for step in self.history if step.mover != CHANCE]
+        result = self._result()
+        assert result is not None, "only a finished game has a record"
+        return GameRecord(
+            game=self.game.spec, agents=list(self.seats), seed=self.seed,
+            actions=[step.action for step in self.history],
+            movers=[step.mover for step in self.history], returns=result["returns"],
+            reason="normal" if self.resigned is None else
+            f"resigned: seat {self.resigned} ({self.seats[self.resigned]})",
+            forfeit=self.resigned, move_seconds=[step.seconds or 0.0 for step in decisions],
+            plies=len(decisions))
 
     # --- internals ---------------------------------------------------------------------------
     def _expect_turn(self, human: bool) -> int:
@@ -235,12 +296,54 @@ class Session:
         moves = [view.action_to_str(a) for a in view.legal_actions()]
         return ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
 
-    def _play(self, action: int, mover: int, seconds: float | None) -> None:
+    def _play(self, action: int, mover: int, seconds: float | None,
+              value: float | None = None) -> None:
         notation = self.state.action_to_str(action)
+        before = self.state.clone()
         self.state.apply(action)
-        self.history.append(Step(action, mover, notation,
-                                 None if seconds is None else round(seconds, 4)))
+        step = Step(action, mover, notation, None if seconds is None else round(seconds, 4),
+                    value=value, cells=render.action_cells(before, action))
+        self.history.append(step)
         self._resolve_chance()
+        step.note = capture_note(before, self.state)
+        if self.state.is_terminal():
+            self._finish()
+
+    def _finish(self) -> None:
+        if not self.finished:
+            self.finished = True
+            if self.on_finish is not None:
+                self.on_finish(self)
+
+    def _last_marked(self) -> tuple[Step | None, list[int]]:
+        """The last decision, and the cells to outline: those of the latest move with cells
+        in the last mover's turn (a Sequence chip, not the draft that ends the turn)."""
+        decisions = [step for step in self.history if step.mover != CHANCE]
+        if not decisions:
+            return None, []
+        last = decisions[-1]
+        for step in reversed(decisions):
+            if step.mover != last.mover:
+                break
+            if step.cells:
+                return last, list(step.cells)
+        return last, []
+
+    def _value_graph(self) -> str | None:
+        """What the agents believed over the game, from seat 0's side (two-player games)."""
+        if self.game.num_players != 2:
+            return None
+        points, ply = [], 0
+        for step in self.history:
+            if step.mover == CHANCE:
+                continue
+            if step.value is not None:
+                points.append((ply, step.mover, step.value if step.mover == 0 else -step.value))
+            ply += 1
+        if not points:
+            return None
+        return value_graph_svg(points, [f"{self.names[s]}: {self.seats[s]}" for s in (0, 1)],
+                               ply)
 
     def _resolve_chance(self) -> None:
         while self.state.current_player() == CHANCE:
@@ -259,21 +362,55 @@ class Session:
     def _result(self) -> dict[str, Any] | None:
         if self.resigned is not None:
             returns = self.game.forfeit_returns(self.resigned)
-            text = f"seat {self.resigned} ({self.seats[self.resigned]}) resigned"
+            text = (f"{self.names[self.resigned]} ({self.seats[self.resigned]}) resigned; "
+                    + result_text(returns, self.seats, self.names))
         elif self.state.is_terminal():
             returns = list(self.state.returns())
-            text = result_text(returns, self.seats)
+            text = result_text(returns, self.seats, self.names)
         else:
             return None
         return {"returns": returns, "text": text}
 
 
-def result_text(returns: list[float], seats: list[str]) -> str:
+def result_text(returns: list[float], seats: list[str], names: list[str] | None = None) -> str:
+    """`red (minimax) won`, `draw`; seats are named `seat N` where the game names no sides."""
     best = max(returns)
     winners = [seat for seat, value in enumerate(returns) if value == best]
     if len(winners) == len(returns):
         return "draw"
-    return " and ".join(f"seat {w} ({seats[w]})" for w in winners) + " won"
+    names = names or [f"seat {seat}" for seat in range(len(seats))]
+    return " and ".join(f"{names[w]} ({seats[w]})" for w in winners) + " won"
+
+
+def capture_note(before: State, after: State) -> str:
+    """What a move (with its chance outcomes) took off the board, from the game's pictures:
+    `× blue wolf (strength 4)`, or both pieces of an equal fight; '' when nothing was taken
+    or the game has no picture. A move that adds a piece (a disc, a chip) takes nothing."""
+    drawn_before, drawn_after = render.picture(before), render.picture(after)
+    if drawn_before is None or drawn_after is None:
+        return ""
+    if len(drawn_after.pieces) >= len(drawn_before.pieces):
+        return ""
+    lost = (Counter(piece.title for piece in drawn_before.pieces.values())
+            - Counter(piece.title for piece in drawn_after.pieces.values()))
+    return "× " + " and ".join(sorted(lost.elements()))
+
+
+def move_entries(steps: list[Step], names: list[str]) -> list[dict[str, Any]]:
+    """The move list as the Play and Replay pages show it: one entry per decision, named by
+    side (`red`), chance outcomes after an arrow (`reveal a1 → leopard`), captures noted."""
+    entries: list[dict[str, Any]] = []
+    for step in steps:
+        if step.mover == CHANCE:
+            if entries:
+                entries[-1]["text"] += f" → {step.notation}"
+            continue
+        entries.append({"mover": step.mover, "name": names[step.mover], "text": step.notation,
+                        "seconds": step.seconds, "note": step.note})
+    for entry in entries:
+        if entry["note"]:
+            entry["text"] += f" {entry['note']}"
+    return entries
 
 
 def _json_safe(value: Any) -> Any:

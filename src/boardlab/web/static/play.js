@@ -1,4 +1,5 @@
-// The play page: set up seats, click to move, watch agents. No build step, no framework.
+// The play page: set up seats, click to move, watch agents and what they think.
+// No build step, no framework.
 "use strict";
 
 let games = [];        // /api/games
@@ -10,55 +11,77 @@ let autoTimer = null;  // auto-play of agent moves
 const AGENT_DELAY_MS = parseInt(new URLSearchParams(location.search).get("delay") ?? "250", 10);
 
 function setBusy(busy) { document.body.dataset.busy = busy ? "1" : "0"; }
+function byId(id) { return document.getElementById(id); }
 
 async function init() {
   [games, agents] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/agents")]);
-  const select = document.getElementById("game");
+  const select = byId("game");
   for (const game of games) {
     const option = el("option", { value: game.name, text: game.loads ? game.name : `${game.name} (not available yet)` });
     if (!game.loads) option.disabled = true;
     select.append(option);
   }
-  select.addEventListener("change", buildSeats);
-  document.getElementById("game-params").addEventListener("change", buildSeats);
-  buildSeats();
-  document.getElementById("start").addEventListener("click", start);
-  document.getElementById("undo").addEventListener("click", () => command("undo"));
-  document.getElementById("resign").addEventListener("click", () => command("resign"));
-  document.getElementById("new").addEventListener("click", () => command("new"));
-  document.getElementById("step").addEventListener("click", stepAgent);
-  document.getElementById("auto").addEventListener("click", toggleAuto);
-  document.getElementById("move-play").addEventListener("click", playTyped);
-  document.getElementById("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") playTyped(); });
-  document.getElementById("board").addEventListener("click", onBoardClick);
+  select.addEventListener("change", buildSetup);
+  byId("start").addEventListener("click", start);
+  byId("undo").addEventListener("click", () => command("undo"));
+  byId("resign").addEventListener("click", resign);
+  byId("new").addEventListener("click", () => command("new"));
+  byId("step").addEventListener("click", stepAgent);
+  byId("auto").addEventListener("click", toggleAuto);
+  byId("move-play").addEventListener("click", playTyped);
+  byId("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") playTyped(); });
+  byId("board").addEventListener("click", onBoardClick);
+  for (const id of ["show-heat", "show-pv", "heat-kind"]) byId(id).addEventListener("change", showThinkingLayers);
   const params = new URLSearchParams(location.search);
-  if (params.get("game")) { select.value = params.get("game"); buildSeats(); }
+  if (params.get("game")) select.value = params.get("game");
+  buildSetup();
+}
+
+function chosenGame() { return games.find((g) => g.name === byId("game").value); }
+
+function buildSetup() {
+  const game = chosenGame();
+  const box = byId("game-params");
+  box.innerHTML = "";
+  const params = game && game.params ? game.params : [];
+  box.append(params.length ? paramFields(params, "game-p", buildSeats) : el("span", { class: "caption", text: "none" }));
+  buildSeats();
 }
 
 function buildSeats() {
-  const game = games.find((g) => g.name === document.getElementById("game").value);
-  const box = document.getElementById("seats");
+  const game = chosenGame();
+  const box = byId("seats");
+  const before = seatSpecs();
   box.innerHTML = "";
   // A game whose player count is a parameter (Sequence's num_players=4) gets that many seats.
-  const asked = /(?:^|,)\s*num_players\s*=\s*(\d+)/.exec(document.getElementById("game-params").value);
-  const players = asked ? Math.min(8, parseInt(asked[1], 10)) : game && game.players ? game.players : 2;
+  const asked = parseInt((byId("game-p-num_players") || {}).value || "", 10);
+  const players = asked >= 1 ? Math.min(8, asked) : game && game.players ? game.players : 2;
   for (let seat = 0; seat < players; seat++) {
     const kind = el("select", { id: `seat-${seat}` });
     kind.append(el("option", { value: "human", text: "human" }));
     for (const agent of agents) {
       if (agent.loads && agent.name !== "human") kind.append(el("option", { value: agent.name, text: agent.name }));
     }
-    kind.value = seat === 0 ? "human" : "random";
-    const params = el("input", { id: `seat-${seat}-params`, placeholder: "parameters, e.g. depth=2" });
-    box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${seat}`, text: `Seat ${seat}` }), kind, params));
+    kind.value = before[seat] ? before[seat].split(":")[0] : seat === 0 ? "human" : "random";
+    const details = el("details", { id: `seat-${seat}-details` }, el("summary", { text: "parameters" }));
+    const fill = () => {
+      details.querySelector(".params")?.remove();
+      const agent = agents.find((a) => a.name === kind.value);
+      const params = agent && agent.params ? agent.params : [];
+      details.hidden = params.length === 0;
+      details.append(paramFields(params, `seat-${seat}-p`));
+    };
+    kind.addEventListener("change", fill);
+    fill();
+    box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${seat}`, text: `Seat ${seat}` }), kind, details));
   }
 }
 
 function seatSpecs() {
   const specs = [];
-  for (let seat = 0; document.getElementById(`seat-${seat}`); seat++) {
-    const name = document.getElementById(`seat-${seat}`).value;
-    const params = document.getElementById(`seat-${seat}-params`).value.trim();
+  for (let seat = 0; byId(`seat-${seat}`); seat++) {
+    const name = byId(`seat-${seat}`).value;
+    const params = paramText(byId(`seat-${seat}-details`));
     specs.push(params && name !== "human" ? `${name}:${params}` : name);
   }
   return specs;
@@ -66,15 +89,28 @@ function seatSpecs() {
 
 async function start() {
   stopAuto();
-  const name = document.getElementById("game").value;
-  const params = document.getElementById("game-params").value.trim();
+  const name = byId("game").value;
+  const params = paramText(byId("game-params"));
   const body = { game: params ? `${name}:${params}` : name, seats: seatSpecs(),
-                 seed: parseInt(document.getElementById("seed").value || "0", 10) };
-  await run(() => api("POST", "/api/games", body));
+                 seed: parseInt(byId("seed").value || "0", 10) };
+  await run(() => api("POST", "/api/games", body), clearGame);
+}
+
+// A refused start leaves no game on the board: the old one must not pose as the new one.
+function clearGame() {
+  current = null;
+  byId("board").innerHTML = "";
+  byId("history-list").innerHTML = "";
+  byId("extra-moves").innerHTML = "";
+  byId("you").textContent = "";
+  byId("status").textContent = "Not started: the server refused the setup (see below).";
+  byId("status").dataset.over = "0";
+  showThinking(null);
+  for (const id of ["undo", "resign", "new", "step", "auto", "move-play"]) byId(id).disabled = true;
 }
 
 // Every request goes through here: one at a time, errors shown, the page redrawn.
-async function run(request) {
+async function run(request, onError) {
   setBusy(true);
   try {
     const data = await request();
@@ -83,6 +119,7 @@ async function run(request) {
   } catch (error) {
     showError(error);
     stopAuto();
+    if (onError) onError();
   } finally {
     setBusy(false);
   }
@@ -98,6 +135,13 @@ function command(name) {
   return run(() => api("POST", `/api/games/${current.id}/${name}`, {}));
 }
 
+function resign() {
+  if (!current || current.over) return;
+  const seat = current.humans.includes(current.to_move) ? current.to_move : current.humans[0];
+  if (!confirm(`Resign this game as ${current.names[seat]} (seat ${seat})?`)) return;
+  return command("resign");
+}
+
 function stepAgent() {
   if (!current || current.over || current.to_move_kind !== "agent") return;
   if (document.body.dataset.busy === "1") return;
@@ -106,7 +150,7 @@ function stepAgent() {
 
 function toggleAuto() {
   if (autoTimer) { stopAuto(); return; }
-  document.getElementById("auto").textContent = "Stop";
+  byId("auto").textContent = "Stop";
   autoTimer = setInterval(() => {
     if (!current || current.over || current.to_move_kind !== "agent") { stopAuto(); return; }
     stepAgent();
@@ -116,7 +160,7 @@ function toggleAuto() {
 function stopAuto() {
   if (autoTimer) clearInterval(autoTimer);
   autoTimer = null;
-  document.getElementById("auto").textContent = "Auto-play";
+  byId("auto").textContent = "Auto-play";
 }
 
 function play(action) {
@@ -125,74 +169,130 @@ function play(action) {
 }
 
 function playTyped() {
-  const text = document.getElementById("move-text").value.trim();
+  const text = byId("move-text").value.trim();
   if (!current || !text) return;
-  document.getElementById("move-text").value = "";
+  byId("move-text").value = "";
   return run(() => api("POST", `/api/games/${current.id}/move`, { move: text }));
+}
+
+// What a person does now, from the kinds of moves on offer.
+function moveHint(data) {
+  if (!data.renderer) return "choose a move below.";
+  if (data.legal.some((m) => m.cells.length >= 2)) return "click a piece, then its target.";
+  if (data.legal.some((m) => m.cells.length === 1)) return "click a marked square.";
+  return "choose one of the moves under the board.";
 }
 
 function show(data) {
   current = data;
   selected = null;
-  const board = document.getElementById("board");
+  const board = byId("board");
   showBoard(board, data);
   board.dataset.ply = data.ply;
   board.dataset.game = data.game;
-  const status = document.getElementById("status");
+  const status = byId("status");
   status.dataset.over = data.over ? "1" : "0";
   status.dataset.turn = data.to_move_kind || "";
   if (data.over) {
     status.textContent = `Game over: ${data.result.text}.`;
   } else {
-    const who = data.seats[data.to_move];
-    status.textContent = `Move ${data.ply + 1}: seat ${data.to_move} (${who}) to move` +
-      (data.to_move_kind !== "human" ? "." : data.renderer
-        ? ": click a piece then its target, or a square." : ": choose a move below.");
+    const seat = data.to_move;
+    const who = `${data.names[seat]} (${data.seats[seat]}, seat ${seat})`;
+    status.textContent = `Move ${data.ply + 1}: ${who} to move` +
+      (data.to_move_kind === "human" ? `: ${moveHint(data)}` : ".");
   }
-  const info = document.getElementById("agent-info");
-  if (data.agent) {
-    const details = Object.entries(data.agent.info || {})
-      .map(([k, v]) => `${k} ${typeof v === "number" ? +v.toFixed(3) : v}`).join(", ");
-    info.textContent = `${data.agent.spec} (seat ${data.agent.seat}) played ${data.agent.move} ` +
-      `after ${data.agent.seconds.toFixed(3)} s of thinking` + (details ? ` — ${details}` : "");
-  } else {
-    info.textContent = "";
-  }
-  document.getElementById("undo").disabled = !data.can_undo;
-  document.getElementById("resign").disabled = data.over || data.humans.length === 0;
-  document.getElementById("new").disabled = false;
+  const humans = data.humans.map((s) => `${data.names[s]} (seat ${s})`);
+  byId("you").textContent = humans.length === 1 ? `You play ${humans[0]}.`
+    : humans.length > 1 ? `People play ${humans.join(" and ")}, sharing this screen.`
+    : "You are watching agents play.";
+  if (data.store_error) showError(data.store_error);
+  showThinking(data);
+  byId("undo").disabled = !data.can_undo;
+  byId("resign").disabled = data.over || data.humans.length === 0;
+  byId("new").disabled = false;
   const agentTurn = !data.over && data.to_move_kind === "agent";
-  document.getElementById("step").disabled = !agentTurn;
-  document.getElementById("auto").disabled = !agentTurn && !autoTimer;
-  document.getElementById("move-play").disabled = data.over || data.to_move_kind !== "human";
+  byId("step").disabled = !agentTurn;
+  byId("auto").disabled = !agentTurn && !autoTimer;
+  byId("move-play").disabled = data.over || data.to_move_kind !== "human";
   showHistory(data);
   markMovable();
 }
 
+// An agent's report as text: numbers rounded, a move -> count table as `d3 40, c4 30`.
+function infoText(value) {
+  if (typeof value === "number") return String(+value.toPrecision(4));
+  if (Array.isArray(value)) return value.map(infoText).join(" ");
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value);
+    return entries.length ? entries.map(([k, v]) => `${k} ${infoText(v)}`).join(", ") : "-";
+  }
+  return String(value);
+}
+
+function showThinking(data) {
+  const info = byId("agent-info");
+  const graph = byId("value-graph");
+  const kinds = byId("heat-kind");
+  info.innerHTML = "";
+  graph.innerHTML = data && data.value_graph ? data.value_graph : "";
+  const agent = data ? data.agent : null;
+  kinds.innerHTML = "";
+  if (!agent) {
+    info.textContent = "No agent has moved yet.";
+    return;
+  }
+  for (const kind of agent.heat_kinds) kinds.append(el("option", { value: kind, text: kind }));
+  kinds.hidden = agent.heat_kinds.length < 2;
+  info.append(el("div", { class: "played", text: `${agent.spec} (${agent.name}, seat ${agent.seat}) played ` +
+    `${agent.move} after ${agent.seconds.toFixed(3)} s of thinking` }));
+  if (typeof agent.value === "number") {
+    info.append(el("div", { text: `value for ${agent.name}: ${infoText(agent.value)}` }));
+  }
+  if (agent.pv.length) info.append(el("div", { class: "pv-text", text: `expected line: ${agent.pv.join("  ")}` }));
+  for (const [kind, moves] of Object.entries(agent.off_board || {})) {
+    info.append(el("div", { text: `${kind} off the board: ${moves.join(", ")}` }));
+  }
+  const details = Object.entries(agent.info || {}).filter(([k]) => k !== "value" && k !== "seconds");
+  if (details.length) {
+    const list = el("dl", { class: "details" });
+    for (const [key, value] of details) list.append(el("dt", { text: key }), el("dd", { text: infoText(value) }));
+    info.append(list);
+  }
+  if (!data.thinking_on_board && agent.heat_kinds.length) {
+    info.append(el("div", { class: "caption", text: "(the board has changed since: its heat map and line are not drawn)" }));
+  }
+  showThinkingLayers();
+}
+
+// The server draws every heat layer and the line; the toggles choose what is seen.
+function showThinkingLayers() {
+  const board = byId("board");
+  const kind = byId("heat-kind").value;
+  board.classList.toggle("hide-heat", !byId("show-heat").checked);
+  board.classList.toggle("hide-pv", !byId("show-pv").checked);
+  for (const layer of board.querySelectorAll("g.heat")) {
+    layer.style.display = !kind || layer.dataset.kind === kind ? "" : "none";
+  }
+}
+
 function showHistory(data) {
-  const list = document.getElementById("history-list");
+  const list = byId("history-list");
   list.innerHTML = "";
-  const entries = [];
-  for (const step of data.history) {
-    if (step.mover === -1) {  // a chance outcome: shown with the move that caused it
-      if (entries.length) entries[entries.length - 1].text += ` → ${step.notation}`;
-      continue;
-    }
-    entries.push({ text: `seat ${step.mover}: ${step.notation}`, seconds: step.seconds });
+  for (const move of data.moves) {
+    const time = move.seconds !== null && move.seconds !== undefined ? ` (${move.seconds.toFixed(2)} s)` : "";
+    list.append(el("li", { class: `side-${move.mover}`, text: `${move.name}: ${move.text}${time}` }));
   }
-  for (const entry of entries) {
-    const time = entry.seconds !== null && entry.seconds !== undefined ? ` (${entry.seconds.toFixed(2)} s)` : "";
-    list.append(el("li", { text: entry.text + time }));
+  if (list.lastElementChild) {
+    list.lastElementChild.classList.add("current");
+    list.lastElementChild.scrollIntoView({ block: "nearest" });
   }
-  if (list.lastElementChild) list.lastElementChild.classList.add("current");
-  list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 
 function cellsOf(element) { return element.querySelectorAll("g.cell"); }
 
 // Mark the cells where a legal move starts; moves with no cells (a pass) become buttons.
 function markMovable() {
-  const extra = document.getElementById("extra-moves");
+  const extra = byId("extra-moves");
   extra.innerHTML = "";
   if (!current || current.over || current.to_move_kind !== "human") return;
   const starts = new Set();
@@ -202,7 +302,7 @@ function markMovable() {
     else extra.append(moveButton(move));
     if (move.cells.length === 1) singles.add(move.cells[0]);
   }
-  for (const cell of cellsOf(document.getElementById("board"))) {
+  for (const cell of cellsOf(byId("board"))) {
     const index = parseInt(cell.dataset.cell, 10);
     delete cell.dataset.target;
     delete cell.dataset.selected;
@@ -212,13 +312,13 @@ function markMovable() {
 }
 
 function moveButton(move) {
-  return el("button", { "data-action": move.id, onclick: () => play(move.id), text: move.notation });
+  return el("button", { "data-action": move.id, title: move.notation, onclick: () => play(move.id), text: move.label || move.notation });
 }
 
 function select(cell) {
   selected = cell;
   const targets = new Set(current.legal.filter((m) => m.cells.length >= 2 && m.cells[0] === cell).map((m) => m.cells[1]));
-  for (const node of cellsOf(document.getElementById("board"))) {
+  for (const node of cellsOf(byId("board"))) {
     const index = parseInt(node.dataset.cell, 10);
     if (index === cell) node.dataset.selected = "1"; else delete node.dataset.selected;
     if (targets.has(index)) node.dataset.target = "1"; else delete node.dataset.target;
@@ -228,7 +328,7 @@ function select(cell) {
 function choose(moves) {
   if (moves.length === 1) return play(moves[0].id);
   // Several moves share these cells (a promotion choice, say): let the person pick.
-  const extra = document.getElementById("extra-moves");
+  const extra = byId("extra-moves");
   extra.innerHTML = "";
   for (const move of moves) extra.append(moveButton(move));
 }

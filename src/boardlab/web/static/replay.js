@@ -40,7 +40,8 @@ async function list() {
   const body = document.querySelector("#game-list tbody");
   body.innerHTML = "";
   for (const g of data.games) {
-    const row = el("tr", { "data-number": g.number, onclick: () => open(g.number, 0) },
+    // A stored game opens at its end, the result in view; step back from there.
+    const row = el("tr", { "data-number": g.number, onclick: () => open(g.number, null) },
       el("td", { text: g.number }), el("td", { text: g.game }), el("td", { text: g.seats[0] }),
       el("td", { text: g.seats[1] }), el("td", { text: g.result + (g.reason !== "normal" ? ` (${g.reason})` : "") }),
       el("td", { text: g.plies }));
@@ -82,7 +83,8 @@ function show() {
   board.dataset.ply = game.ply;
   const status = document.getElementById("status");
   status.dataset.ply = game.ply;
-  status.textContent = `Game ${game.number}: ${game.game}, ${game.seats.join(" vs ")} (seed ${game.seed}) — ` +
+  const seats = game.seats.map((spec, seat) => `${game.names[seat]} ${spec}`).join(" vs ");
+  status.textContent = `Game ${game.number}: ${game.game}, ${seats} (seed ${game.seed}) — ` +
     `move ${game.ply} of ${game.plies}` + (game.ply === game.plies ? `; ${game.result}` : "");
   const slider = document.getElementById("ply");
   slider.max = game.plies;
@@ -91,10 +93,12 @@ function show() {
   list.innerHTML = "";
   game.moves.forEach((move, index) => {
     const time = move.seconds !== null && move.seconds !== undefined ? ` (${move.seconds.toFixed(2)} s)` : "";
-    const item = el("li", { onclick: () => go(index + 1), text: `seat ${move.mover}: ${move.notation}${time}` });
+    const item = el("li", { class: `side-${move.mover}`, onclick: () => go(index + 1), text: `${move.name}: ${move.text}${time}` });
     if (index + 1 === game.ply) item.classList.add("current");
     list.append(item);
   });
+  const now = list.querySelector("li.current");
+  if (now) now.scrollIntoView({ block: "nearest" });
 }
 
 function toggleAuto() {
