@@ -175,7 +175,11 @@ def location_values(board: tuple[int, ...], team: int,
             v_place = mine if n_opp + n_opp_seq == 0 and n_own_seq < 2 else 0
             v_block = theirs if n_own + n_own_seq == 0 and n_opp_seq < 2 else 0
             # remove: breaking such an opponent window; override: a window that is mine once
-            # this one opponent chip is gone
+            # this one opponent chip is gone. The seed's text ("replace value": own chips; its
+            # example: 3 own, 1 empty, 1 opponent gives 3) leaves out the + 1 that its
+            # authors' code adds (`red_override = counts[RED] + counts[RED_SEQ] +
+            # counts[JOKER] + 1`): the freed space, which the team may take back at once.
+            # DESIGN.md takes the greedy agent as that code played it, so we keep the + 1.
             v_override = (mine + 1 if n_opp <= 1 and n_opp_seq == 0 and n_own_seq < 2 else 0)
             place_d, block_d = place[direction], block[direction]
             removal_d, override_d = removal[direction], override[direction]
