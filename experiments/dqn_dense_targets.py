@@ -37,7 +37,7 @@ from boardlab.agents.qlearning import expected_reward
 from boardlab.core.agent import Clock
 from boardlab.core.game import CHANCE
 from boardlab.core.registry import make_agent, make_game
-from boardlab.learn.kits import kit_for
+from boardlab.core.learning import kit_for
 
 TARGET_SCALE = 10.0
 """Targets run to about +-140 (the terminal +-100 plus a capture); divided for the MSE."""

@@ -96,7 +96,7 @@ def test_transition_fallback_sees_the_reply_that_takes_the_capturer(game):
     reward says capture (+10), the transition's (own ply + worst reply, what the table
     learns) says the capture loses 12 - 10 and a quiet move is better."""
     from boardlab.agents.qlearning import worst_reply
-    from boardlab.learn.kits import kit_for
+    from boardlab.core.learning import kit_for
 
     state = game.state_from_text("8/8/8/3t4/3c4/3D4/7E 0 0 - -")
     capture = state.str_to_action("d2-d3")

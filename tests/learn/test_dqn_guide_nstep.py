@@ -10,7 +10,7 @@ from boardlab import make_agent, make_game  # noqa: E402
 from boardlab.core.game import BoardLabError  # noqa: E402
 from boardlab.learn.cli import build_trainer  # noqa: E402
 from boardlab.learn.episodes import OpponentMix, play_episode  # noqa: E402
-from boardlab.learn.kits import kit_for  # noqa: E402
+from boardlab.core.learning import kit_for  # noqa: E402
 from boardlab.learn.selfplay import VectorSelfPlay  # noqa: E402
 
 SHORT = "jungle:no_capture_limit=10"

@@ -20,7 +20,7 @@ from boardlab.games.reversi.rewards import (  # noqa: E402
 )
 from boardlab.learn.cli import build_trainer  # noqa: E402
 from boardlab.learn.episodes import evaluate  # noqa: E402
-from boardlab.learn.kits import kit_for  # noqa: E402
+from boardlab.core.learning import kit_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -38,7 +38,6 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
-from ..learn.kits import has_kit, kit_for
 from .evaluation import outcomes_after
 from .qlearning import default_model_path
 
@@ -77,7 +76,7 @@ class DQNSettings:
     """Play the first N own moves of each game uniformly at random (seeded per game), so that
     arena games between deterministic agents differ; 0 = never."""
     reward: str = ""
-    """The game's reward function the one-ply search adds (learn/kits.py); empty = the one
+    """The game's reward function the one-ply search adds (Game.learning_kit); empty = the one
     the weights were trained with (recorded in the file), else `dqn`."""
 
     def __post_init__(self) -> None:
@@ -168,9 +167,10 @@ class DQNAgent(Agent):
                           else self.recorded_lookahead)
         self.gamma = 0.99  # the training discount (seed 000), for the one-ply search
         self.reward = None
-        if self.lookahead and has_kit(game):
+        kit = game.learning_kit()
+        if self.lookahead and kit is not None:
             name = self.settings.reward or self.trained_reward
-            self.reward = kit_for(game).reward(name, game).action
+            self.reward = kit.reward(name, game).action
 
     def _build(self):
         s = self.settings
@@ -271,7 +271,7 @@ class DQNAgent(Agent):
 
     def one_ply_scores(self, state: State) -> np.ndarray:
         """Score each legal action a (in `legal_actions()` order) by E[r(s, a) + gamma V(s')]
-        over its chance outcomes: r the game's `dqn` reward (learn/kits.py) and
+        over its chance outcomes: r the game's `dqn` reward (Game.learning_kit) and
         V(s') = -max_b Q(s', b) from the opponent's side (0 at a terminal s', whose result r
         already holds)."""
         me = state.current_player()

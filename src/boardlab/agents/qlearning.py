@@ -3,7 +3,7 @@
 The update, with the seed's alpha 0.1 and gamma 0.95:
     Q(s, a) <- Q(s, a) + alpha [r + gamma max_a' Q(s', a') - Q(s, a)]
 where s' is the learner's next decision (after the opponent's reply) and r the game's
-`qlearning` reward (learn/kits.py; for Jungle the seed's reward, games/jungle/rewards.py).
+`qlearning` reward (its Game.learning_kit; for Jungle the seed's reward, games/jungle/rewards.py).
 The table key is the game's table key (Jungle: the seed's 7x8x4 state plus the side to move,
 as bytes); the agent imports no game.
 
@@ -33,7 +33,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
-from ..learn.kits import RewardFunction, has_kit, kit_for
+from ..core.learning import RewardFunction, kit_for
 from .evaluation import expected_value, outcomes_after, pick_evaluator
 
 FORMAT = "boardlab-qtable"
@@ -197,8 +197,8 @@ class QLearningAgent(Agent):
 
     @classmethod
     def cannot_play(cls, game: Game) -> str | None:
-        if not has_kit(game):
-            return "it has no table key and rewards registered in boardlab.learn.kits"
+        if game.learning_kit() is None:
+            return "it declares no table key and rewards (Game.learning_kit)"
         return None
 
     # --- playing -------------------------------------------------------------------------------

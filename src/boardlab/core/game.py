@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
-from typing import Any, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .learning import LearningKit
 
 CHANCE = -1
 """`current_player()` at a chance node: the next action is drawn from `chance_outcomes()`."""
@@ -108,6 +111,11 @@ class Game:
         (MCTS rollouts: one call per simulation), or None when the game has none (the
         default; MCTS then plays the random game in Python). The same seed gives the same
         game; the game's tests check the kernel against its `State` move by move."""
+        return None
+
+    def learning_kit(self) -> "LearningKit | None":
+        """The pieces the learning agents need (core/learning.py): a table key for Q-learning
+        and the game's named reward functions; None = the learners cannot train here."""
         return None
 
     def encode_batch(self, states: Sequence["State"], players: Sequence[int]) -> np.ndarray:

@@ -1,5 +1,5 @@
-"""Training for the learning agents: replay, episodes, trainers, checkpoints, metrics.
+"""Training for the learning agents: the training protocol (protocol.py), vectorized
+self-play (selfplay.py), the DQN and Q-learning trainers, AlphaZero, replay, checkpoints.
 
-Submodules are imported where used (kits.py is consulted by agents, so this package imports
-nothing eagerly and agents stay free of torch until a network is built).
+Submodules are imported where used, so importing this package loads no torch.
 """

@@ -33,7 +33,7 @@ from ..core.game import BoardLabError, Game, State
 from ..core.match import derive_seed
 from ..core.registry import make_agent
 from .episodes import DEFAULT_OPPONENTS, OpponentMix
-from .kits import RewardFunction, kit_for, terminal_only
+from ..core.learning import RewardFunction, kit_for, terminal_only
 from .protocol import Trainer
 from .replay import ReplayBuffer
 from .selfplay import EpisodeEnd, Transitions, VectorSelfPlay

@@ -19,7 +19,7 @@ from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, Game, IllegalActionError, ParseError, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_agent
-from .kits import RewardFunction
+from ..core.learning import RewardFunction
 
 SELF = "self"
 DEFAULT_OPPONENTS = "random@0.3+greedy@0.4+self@0.3"

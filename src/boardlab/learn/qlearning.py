@@ -22,7 +22,7 @@ from ..core.agent import Agent
 from ..core.game import BoardLabError, Game, State
 from ..core.match import derive_seed
 from .episodes import DEFAULT_OPPONENTS, OpponentMix, play_episode
-from .kits import RewardFunction, kit_for, terminal_only
+from ..core.learning import RewardFunction, kit_for, terminal_only
 from .protocol import Trainer
 
 

@@ -40,7 +40,7 @@ from ..core.game import CHANCE, Game, IllegalActionError, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_agent
 from .episodes import MAX_INVALID_IN_A_ROW, SELF, OpponentMix
-from .kits import RewardFunction
+from ..core.learning import RewardFunction
 
 
 @dataclass

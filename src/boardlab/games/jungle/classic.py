@@ -158,6 +158,11 @@ class JungleClassicGame(Game):
                          hidden_information=False,
                          max_length=16 * self.settings.no_capture_limit)
 
+    def learning_kit(self):
+        from .classic_rewards import learning_kit
+
+        return learning_kit()
+
     def initial_state(self, seed: int | None = None) -> "JungleClassicState":
         return parse_position(self, START_TEXT)
 

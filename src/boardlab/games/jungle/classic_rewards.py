@@ -76,3 +76,11 @@ def own_rank_sum(state: JungleClassicState, player: int) -> int:
 def table_key(state: JungleClassicState) -> bytes:
     """An exact key of the board and the side to move, for Q tables (64 bytes)."""
     return bytes(cell & 0xFF for cell in state.board) + bytes([state.player])
+
+
+def learning_kit():
+    """Classic Jungle's learning pieces: one reward for both learners, an exact table key."""
+    from ...core.learning import LearningKit, RewardFunction
+
+    both = RewardFunction(action_reward, reply_reward)
+    return LearningKit(table_key=table_key, rewards={"dqn": both, "qlearning": both})

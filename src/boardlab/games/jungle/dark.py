@@ -105,6 +105,11 @@ class JungleDarkGame(Game):
                          hidden_information=False,
                          max_length=17 * self.settings.no_capture_limit)
 
+    def learning_kit(self):
+        from .rewards import learning_kit
+
+        return learning_kit()
+
     def initial_state(self, seed: int | None = None) -> "JungleDarkState":
         board = [0] * SQUARES
         for c in range(COLS):

@@ -204,3 +204,14 @@ def pieces_lost(before: JungleDarkState, after: JungleDarkState, player: int) ->
         else:
             lost.append(k)
     return lost
+
+
+def learning_kit():
+    """Seed 000's learning pieces: the tabular key and the two reward tables."""
+    from ...core.learning import LearningKit, RewardFunction
+    from .encode import tabular_key
+
+    return LearningKit(
+        table_key=tabular_key,
+        rewards={"qlearning": RewardFunction(qlearning_reward, qlearning_reply_reward, threats),
+                 "dqn": RewardFunction(dqn_reward, dqn_reply_reward, threats)})

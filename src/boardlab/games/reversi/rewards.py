@@ -34,7 +34,7 @@ def flip_reward(state: ReversiState, action: int, player: int) -> float:
     return float(POSITION_WEIGHTS[action] + weight_sum(turned))
 
 
-# --- rewards for the learners (learn/kits.py) ----------------------------------------------
+# --- rewards for the learners (Game.learning_kit) ----------------------------------------------
 # The transition a learner sees is its own ply then the opponent's reply (learn/episodes.py),
 # so each reward comes in two parts: the own ply's and the reply's.
 
@@ -85,3 +85,18 @@ def table_key(state: ReversiState) -> bytes:
     """An exact key of the position and the side to move, for Q tables (17 bytes)."""
     return (state.black.to_bytes(8, "little") + state.white.to_bytes(8, "little")
             + bytes([state.player]))
+
+
+def learning_kit():
+    """Seed 001's rewards for the learners, and an exact table key."""
+    from ...core.learning import LearningKit, RewardFunction
+
+    return LearningKit(
+        table_key=table_key,
+        rewards={
+            # R(p) for the own move (DQN, Dueling DQN) ...
+            "dqn": RewardFunction(dqn_reward, dqn_reply_reward),
+            # ... and R(p_current) - R(p_next) (MiniMax Dueling DQN)
+            "minimax": RewardFunction(dqn_reward, minimax_reply_reward),
+            # tabular Q-learning has no reward of its own in the paper: the DQN's
+            "qlearning": RewardFunction(dqn_reward, dqn_reply_reward)})

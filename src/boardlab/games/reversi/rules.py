@@ -51,6 +51,11 @@ class ReversiGame(Game):
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=MAX_LENGTH)
 
+    def learning_kit(self):
+        from .rewards import learning_kit
+
+        return learning_kit()
+
     def initial_state(self, seed: int | None = None) -> "ReversiState":
         return ReversiState(self, START_BLACK, START_WHITE, BLACK)
 

@@ -1,0 +1,66 @@
+"""What a game gives the learners: a table key and named reward functions (its learning kit).
+
+A game declares its kit with `Game.learning_kit()`; agents (qlearning, dqn) and trainers ask
+the game for it, so no module outside the game's package knows a game's rewards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from .game import BoardLabError
+
+if TYPE_CHECKING:
+    from .game import Game, State
+
+ActionReward = Callable[["State", int, "State | None"], float]
+"""(state before, action, state after the own ply and its chance outcome or None if invalid)
+-> reward for the player who moved."""
+ReplyReward = Callable[["State", "State", int], float]
+"""(state before the opponent's reply, state after it, learner) -> reward for the learner."""
+Threats = Callable[["State", int], list[int]]
+"""(state with the opponent to move, learner) -> the opponent's actions whose reply reward
+may be nonzero (those that can take a piece of the learner's); the rest earn it 0."""
+
+
+@dataclass(frozen=True)
+class RewardFunction:
+    """One of a game's reward functions: the own ply's reward and the reply's, and
+    optionally which replies can earn a reply reward (to search replies cheaply)."""
+
+    action: ActionReward
+    reply: ReplyReward
+    threats: Threats | None = None
+
+
+@dataclass(frozen=True)
+class LearningKit:
+    """A table key for tabular learners and the game's named reward functions."""
+
+    table_key: Callable[["State"], bytes]
+    rewards: dict[str, RewardFunction]
+
+    def reward(self, name: str, game: "Game") -> RewardFunction:
+        if name not in self.rewards:
+            raise BoardLabError(f"{game.name} has no reward function {name!r}; it has: "
+                                f"{', '.join(self.rewards)}")
+        return self.rewards[name]
+
+
+def kit_for(game: "Game") -> LearningKit:
+    """The learning kit of `game`; BoardLabError naming the game if it declares none."""
+    kit = game.learning_kit()
+    if kit is None:
+        raise BoardLabError(f"{game.name} declares no learning kit (table key, rewards: "
+                            "Game.learning_kit), so the learning agents cannot train on it")
+    return kit
+
+
+def terminal_only(reply: ReplyReward) -> ReplyReward:
+    """A reply reward keeping only its terminal part (seed 000's reading: no reply penalty)."""
+    def terminal(before: "State", after: "State", player: int) -> float:
+        if not after.is_terminal():
+            return 0.0
+        return reply(after, after, player)  # no pieces lost between a state and itself
+    return terminal
