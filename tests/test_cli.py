@@ -46,9 +46,56 @@ def test_a_human_is_asked_again_after_a_malformed_or_illegal_move():
     assert "face down; reveal it first" in result.stdout
     assert "not a Jungle move" in result.stdout
     assert "legal moves: reveal a1, reveal b1" in result.stdout
-    assert "player 0 (human): reveal a1" in result.stdout
-    # When the input runs out the human forfeits, recorded as such, without a traceback.
-    assert "no more input" in result.stdout and "Traceback" not in result.stderr
+    assert "red (human): reveal a1 → " in result.stdout
+    # The board's letters are explained (`face down: RCDWPTLE` once was not).
+    assert "R rat (1)" in result.stdout and "face down: RCDWPTLE / rcdwptle` lists" in result.stdout
+    # When the input runs out (Ctrl-D) the person has left: said so, no crash, no traceback.
+    assert result.stdout.rstrip().endswith("you left the game")
+    assert result.returncode == 0 and result.stderr == ""
+
+
+@pytest.mark.parametrize("word", ["quit", "exit"])
+def test_quit_and_exit_leave_the_game_and_are_not_read_as_moves(word):
+    result = run("play", "reversi", "human", "random", stdin=f"{word}\n")
+    assert result.returncode == 0 and result.stderr == ""
+    assert "not played" not in result.stdout
+    assert result.stdout.rstrip().endswith("you left the game")
+
+
+def test_resign_ends_the_game_with_the_other_side_winning():
+    result = run("play", "reversi", "human", "random", stdin="d3\nresign\n")
+    assert result.returncode == 0, result.stderr
+    assert "result: black (human) resigned; white (random) won" in result.stdout
+
+
+def test_undo_takes_back_the_persons_last_move_and_the_reply():
+    result = run("play", "reversi", "human", "random", stdin="d3\nundo\nhelp\nquit\n")
+    assert "undone: your move again" in result.stdout
+    assert "legal moves: d3, c4, f5, e6" in result.stdout  # the start position again
+    nothing = run("play", "reversi", "human", "random", stdin="undo\nquit\n")
+    assert "not undone: nothing to undo" in nothing.stdout
+
+
+def test_an_illegal_move_is_explained_without_a_position_dump():
+    result = run("play", "reversi", "human", "random", stdin="a1\nquit\n")
+    refusal = next(line for line in result.stdout.splitlines() if "not played" in line)
+    assert refusal.endswith("not played: a1 is not legal for black: a disc on a1 would flip "
+                            "no white disc")
+    assert "-" * 20 not in refusal and "position" not in refusal
+
+
+def test_an_agent_playing_a_person_says_what_it_thinks():
+    result = run("play", "reversi", "human", "mcts:sims=50", stdin="d3\nquit\n")
+    assert "thinks: value" in result.stdout and "visit share:" in result.stdout
+
+
+def test_version_and_help_point_to_what_exists():
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.strip() == "boardlab 0.1.0"
+    helped = run("--help").stdout
+    assert "DESIGN.md" not in helped and "docs/getting-started.md" in helped
+    agents = run("agents").stdout
+    assert "000 Jungle dark chess, 001 Reversi, 002 Sequence" in agents
 
 
 def test_perft_counts_chance_outcomes_as_branches():
@@ -109,3 +156,27 @@ def test_the_shipped_example_agent_plays():
     result = run("play", "jungle", "examples/mybot.py:MyBot", "random", "--quiet")
     assert result.returncode == 0, result.stderr
     assert "result:" in result.stdout
+
+
+def test_workers_of_a_killed_arena_exit_quietly(tmp_path):
+    # kill -9 (or a closed terminal) takes the arena's main process only: its worker
+    # processes used to finish their game and print BrokenPipeError / ConnectionResetError
+    # tracebacks into the terminal when they reported it.
+    db = tmp_path / "r.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "boardlab.cli", "arena", "jungle", "random", "greedy",
+         "minimax:depth=1", "--games", "40", "--workers", "2", "--db", str(db),
+         "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(db) as connection:
+                if connection.execute("select count(*) from games").fetchone()[0] >= 3:
+                    break
+        except sqlite3.Error:
+            pass
+    process.send_signal(signal.SIGKILL)
+    # stderr ends when the last process holding it (the orphaned workers) has exited.
+    _, errors = process.communicate(timeout=120)
+    assert "Traceback" not in errors and "Error" not in errors, errors

@@ -26,3 +26,20 @@ def test_states_draw_as_well_formed_svg_with_and_without_the_last_move(name):
     marked = state.svg(last_action=last)
     for picture in (plain, marked, state._repr_svg_()):
         assert ElementTree.fromstring(picture).tag.endswith("svg")
+
+
+def test_replay_plot_draws_a_stored_games_value_graph_as_png(tmp_path):
+    import subprocess
+    import sys
+
+    from boardlab.arena.tournament import run_tournament
+
+    db = tmp_path / "r.sqlite"
+    run_tournament("reversi", ["random", "greedy"], 1, db, progress=False)
+    png = tmp_path / "values.png"
+    result = subprocess.run([sys.executable, "-m", "boardlab.cli", "replay", str(db), "0",
+                             "--plot", str(png), "--agent", "mcts:sims=30"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "1. black: " in result.stdout and f"value graph written to {png}" in result.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000

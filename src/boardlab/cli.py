@@ -1,4 +1,9 @@
-"""`boardlab ...`: the command line (DESIGN.md lists the contract these shapes keep)."""
+"""`boardlab ...`: play board games with AI agents, run tournaments, train and compare.
+
+Run `boardlab COMMAND --help` for one command. The documentation is the repository's docs/
+folder (docs/getting-started.md first) and each game's rules page (boardlab/games/GAME/
+README.md).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,12 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from .agents.human import COMMANDS_HELP, command_of, legal_moves_text, short_error
 from .core.game import CHANCE, BoardLabError, Game, State
+
+SEEDS = ("Seeds: the five course projects BoardLab grew from, named in the agents' help: "
+         "000 Jungle dark chess, 001 Reversi, 002 Sequence, 003 Xiangqi, 004 MiniChess "
+         "(README.md, the games table).")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,7 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardlab", description=__doc__)
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog="boardlab", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     commands = parser.add_subparsers(dest="command")
 
@@ -53,7 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     agents = commands.add_parser("agents", help="list the agents and their parameters")
     agents.set_defaults(run=cmd_agents)
 
-    play = commands.add_parser("play", help="play one game, shown move by move")
+    play = commands.add_parser(
+        "play", help="play one game, shown move by move",
+        description="One game, the board shown after every move. A `human` seat types its "
+                    "moves in the game's notation, or: " + COMMANDS_HELP + ".")
     play.add_argument("game", help="game spec, e.g. jungle or jungle:no_capture_limit=60")
     play.add_argument("agents", nargs="+", help="one agent spec per seat; `human` to play")
     play.add_argument("--seed", type=int, default=0)
@@ -110,6 +127,19 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--moves", default="", help='moves in notation from the start, "M1 M2"')
     perft.set_defaults(run=cmd_perft)
 
+    replay = commands.add_parser(
+        "replay", help="a stored game's moves; --plot draws its value graph as PNG",
+        description="List the games of a results store, or show one game's moves. With "
+                    "--plot, an agent (--agent) judges every position of the game and its "
+                    "values, from seat 0's side, are drawn over the game with matplotlib.")
+    replay.add_argument("db", help="SQLite results store (boardlab arena / boardlab serve)")
+    replay.add_argument("number", nargs="?", type=int, default=None,
+                        help="the stored game's number (as listed without it)")
+    replay.add_argument("--plot", default=None, metavar="PNG", help="write the value graph")
+    replay.add_argument("--agent", default="mcts:sims=200",
+                        help="the agent that judges each position (default mcts:sims=200)")
+    replay.set_defaults(run=cmd_replay)
+
     new_agent = commands.add_parser("new-agent", help="write a starting agent file to edit")
     new_agent.add_argument("name", help="class name, e.g. MyBot")
     new_agent.add_argument("--out", default=None, help="file to write (default: NAME lower.py)")
@@ -160,6 +190,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
         for param, default, help_text in describe_settings(cls.Settings):
             print(f"    {param}={default}  {help_text}")
     print("your own: path/to/file.py:ClassName[:param=value,...]")
+    print(SEEDS)
     return 0
 
 
@@ -171,6 +202,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(args.agents) != game.num_players:
         raise BoardLabError(f"{game.name} needs {game.num_players} agents, "
                             f"got {len(args.agents)}")
+    if "human" in (spec.strip() for spec in args.agents):
+        return _play_with_people(args)
     agents = [make_agent(spec, game) for spec in args.agents]
     if not args.quiet:
         print(game.initial_state(args.seed))
@@ -180,6 +213,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             return
         who = "chance" if mover == CHANCE else f"player {mover} ({agents[mover].spec})"
         print(f"\n{who}: {state.action_to_str(action)}")
+        if mover != CHANCE:
+            thinking = thinking_text(agents[mover].last_info())
+            if thinking:
+                print(thinking)
         after = state.child(action)
         if not after.is_chance_node():
             print(after)
@@ -189,6 +226,89 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"\nresult: {_describe_result(game, record.returns, args.agents)} "
           f"({record.reason}, {record.plies} plies)")
     return 0
+
+
+def _play_with_people(args: argparse.Namespace) -> int:
+    """A game with a person at the keyboard: the web page's session (seeded chance, undo,
+    resignation, a person sees only their side of hidden information) driven from a
+    terminal."""
+    from . import render
+    from .web.sessions import Session, SessionError, move_entries
+
+    session = Session(args.game, args.agents, args.seed, args.time_per_move)
+    names = session.names
+    key = render.text_key(session.game.name)
+    print(session.shown())
+    if key:
+        print(key)
+    print(f"({COMMANDS_HELP})")
+
+    def show_last() -> None:
+        entry = move_entries(session.history, names)[-1]
+        spec = session.seats[entry["mover"]]
+        print(f"\n{entry['name']} ({spec}): {entry['text']}")
+        if session.last_agent is not None and session.last_agent["seat"] == entry["mover"] \
+                and spec != "human":
+            thinking = thinking_text(session.agents[entry["mover"]].last_info())
+            if thinking:
+                print(thinking)
+        print(session.shown())
+
+    while not session.is_over():
+        seat = session.state.current_player()
+        if session.agents[seat] is not None:
+            session.agent_move()
+            show_last()
+            continue
+        try:
+            text = input(f"{names[seat]} (seat {seat}), your move: ")
+        except EOFError:  # Ctrl-D: a person leaving is no crash
+            print("\nyou left the game")
+            return 0
+        command = command_of(text)
+        if command == "help":
+            print(f"legal moves: {legal_moves_text(session.shown())}\n{COMMANDS_HELP}"
+                  + (f"\n{key}" if key else ""))
+        elif command == "quit":
+            print("you left the game")
+            return 0
+        elif command == "resign":
+            session.resign(seat)
+        elif command == "undo":
+            try:
+                session.undo()
+            except SessionError as error:
+                print(f"not undone: {error}")
+                continue
+            print("\nundone: your move again")
+            print(session.shown())
+        elif text.strip():
+            try:
+                session.human_move(move=text.strip())
+            except BoardLabError as error:
+                print(f"not played: {short_error(error)}")
+                continue
+            show_last()
+    result = session.describe()["result"]
+    print(f"\nresult: {result['text']}")
+    return 0
+
+
+def thinking_text(info: dict) -> str:
+    """An agent's `last_info()` as one indented line: value, expected line, its best moves
+    by the first heat map ('' when it reports nothing of the kind)."""
+    parts = []
+    value = info.get("value")
+    if isinstance(value, (int, float)):
+        parts.append(f"value {value:.3g}")
+    if len(info.get("pv") or []) > 1:
+        parts.append("expects " + " ".join(info["pv"]))
+    for kind, scores in (info.get("heat") or {}).items():
+        best = sorted(scores.items(), key=lambda item: -item[1])[:3]
+        if best:
+            parts.append(f"{kind}: " + ", ".join(f"{move} {score:.3g}" for move, score in best))
+        break
+    return "  thinks: " + "; ".join(parts) if parts else ""
 
 
 def _describe_result(game: Game, returns: list[float], specs: list[str]) -> str:
@@ -306,6 +426,81 @@ def cmd_perft(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - started
         print(f"depth {depth}: {count} ({seconds:.2f}s)")
     return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .web.results import Results
+
+    results = Results(args.db)
+    if args.number is None:
+        listing = results.list_games(limit=1000)
+        for game in listing["games"]:
+            print(f"{game['number']:5}  {game['game']:28} {' vs '.join(game['seats']):40} "
+                  f"{game['result']} ({game['plies']} plies)")
+        print(f"{listing['total']} games; `boardlab replay {args.db} NUMBER` shows one")
+        return 0
+    shown = results.replay(args.number)
+    print(f"game {args.number}: {shown['game']}, {' vs '.join(shown['seats'])}, "
+          f"seed {shown['seed']}")
+    for index, move in enumerate(shown["moves"], 1):
+        print(f"{index:4}. {move['name']}: {move['text']}")
+    print(f"result: {shown['result']} ({shown['reason']})")
+    if args.plot:
+        plot_values(results, args.number, args.agent, Path(args.plot))
+        print(f"value graph written to {args.plot}")
+    return 0
+
+
+def plot_values(results, number: int, spec: str, out: Path) -> None:
+    """Judge every decision position of stored game `number` with the agent `spec` and draw
+    its values, from seat 0's side, over the game (a PNG by matplotlib)."""
+    import random
+
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display: set here, in the command, never deeper
+    import matplotlib.pyplot as plt
+
+    from .core.agent import Clock
+    from .core.match import derive_seed
+    from .core.registry import make_agent, make_game
+    from .render.graph import scaled_series
+
+    record = results.record(number)
+    game = make_game(record.game)
+    if game.num_players != 2:
+        raise BoardLabError(f"a value graph needs a two-player game; {game.name} has "
+                            f"{game.num_players}")
+    judge = make_agent(spec, game)
+    state = game.initial_state(record.seed)
+    points, ply = [], 0
+    for action, mover in zip(record.actions, record.movers):
+        if mover != CHANCE:
+            judge.start_game(mover, derive_seed(record.seed, "judge", ply))
+            view = state.view(mover, random.Random(derive_seed(record.seed, "view", ply)))
+            judge.act(view, Clock.start(None))
+            value = judge.last_info().get("value")
+            if isinstance(value, (int, float)):
+                points.append((ply, 0, value if mover == 0 else -value))
+            ply += 1
+        state.apply(action)
+    if not points:
+        raise BoardLabError(f"agent {spec} reports no value (last_info()['value']); judge "
+                            "with one that does, e.g. mcts or minimax")
+    (series, scale), = scaled_series(points, 1)
+    figure, axes = plt.subplots(figsize=(8, 3.2), dpi=100)
+    axes.plot([p for p, _ in series], [v for _, v in series], marker=".", color="#c0392b")
+    axes.axhline(0, color="#999", linewidth=0.8)
+    axes.set_ylim(-1.05, 1.05)
+    axes.set_xlim(0, max(ply, 1))
+    axes.set_xlabel("ply")
+    axes.set_ylabel("value for seat 0" + ("" if scale == 1 else f" (÷{scale:.3g})"))
+    result = " vs ".join(record.agents)
+    axes.set_title(f"{record.game}: {result}, game {number}, judged by {spec}", fontsize=10)
+    figure.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out)
+    plt.close(figure)
 
 
 def cmd_new_agent(args: argparse.Namespace) -> int:

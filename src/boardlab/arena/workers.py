@@ -206,24 +206,36 @@ def _worker_main(game_spec: str, agent_specs: list[str], limits: Limits, conn: C
         if limits.memory_mb is not None:
             _limit_address_space(limits.memory_mb)
     except BaseException as error:  # the parent reports it; a worker must not hang silently
-        conn.send(("error", f"{type(error).__name__}: {error}"))
+        _tell(conn, ("error", f"{type(error).__name__}: {error}"))
         return
-    conn.send(("ready", os.getpid()))
+    if not _tell(conn, ("ready", os.getpid())):
+        return
     while True:
         try:
             message = conn.recv()
-        except (EOFError, KeyboardInterrupt):
+        except (EOFError, OSError, KeyboardInterrupt):  # OSError: the parent's end was reset
             return
         if message is None:
             return
         try:
             record = player.play(message, watch)
         except Exception as error:  # not an agent's fault (play_match catches those): a bug
-            conn.send(("failed", f"{type(error).__name__}: {error}"))
+            _tell(conn, ("failed", f"{type(error).__name__}: {error}"))
             return
-        conn.send(("done", record))
-        if record.reason.startswith("memory"):
-            return  # whatever the agent still holds goes with this process
+        if not _tell(conn, ("done", record)) or record.reason.startswith("memory"):
+            return  # the parent is gone, or whatever the agent still holds goes with us
+
+
+def _tell(conn: Connection, message: Any) -> bool:
+    """Send to the parent; False when it is gone (killed, its terminal closed): the worker
+    then exits quietly instead of printing BrokenPipeError / ConnectionResetError tracebacks
+    into a terminal nobody is reading. The game it played is lost with the parent's run,
+    which a rerun resumes."""
+    try:
+        conn.send(message)
+        return True
+    except OSError:  # BrokenPipeError, ConnectionResetError
+        return False
 
 
 def _limit_address_space(extra_mb: int) -> None:

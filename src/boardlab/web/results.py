@@ -17,7 +17,7 @@ from ..arena.report import cross_table, to_json, totals
 from ..arena.store import GameKey, GameRow, ResultStore
 from ..arena.tournament import belongs_to, stored_tournaments, tournament_result
 from ..core.game import CHANCE, BoardLabError, ParseError
-from ..core.match import derive_seed
+from ..core.match import GameRecord, derive_seed
 from ..core.registry import make_game
 from .sessions import NotFound, Session, Step, capture_note, move_entries, result_text
 
@@ -56,15 +56,18 @@ class Results:
                            "result": result_text(row.record.returns, row.record.agents),
                            "finished_at": row.finished_at} for n, row in shown]}
 
-    def replay(self, number: int, ply: int | None = None) -> dict[str, Any]:
-        """Stored game `number` rebuilt from its seed and actions, shown after `ply` player
-        decisions (None: at the end), with every move in notation."""
+    def record(self, number: int) -> GameRecord:
+        """Stored game `number`'s record (seed, actions, seats)."""
         rows = self._rows(with_moves=True)
         if not 0 <= number < len(rows):
             raise NotFound(f"no stored game number {number}; {self.path.name} holds "
                            f"{len(rows)} games (numbers 0..{len(rows) - 1})")
-        row = rows[number]
-        record = row.record
+        return rows[number].record
+
+    def replay(self, number: int, ply: int | None = None) -> dict[str, Any]:
+        """Stored game `number` rebuilt from its seed and actions, shown after `ply` player
+        decisions (None: at the end), with every move in notation."""
+        record = self.record(number)
         try:
             game = make_game(record.game)
         except (ImportError, AttributeError) as error:  # its module is being written

@@ -197,6 +197,11 @@ class Session:
         self._finish()
 
     # --- what the page sees ------------------------------------------------------------------
+    def shown(self) -> State:
+        """The position as the page (or a terminal) shows it: through the viewer's eyes."""
+        viewer = self.viewer()
+        return self._view_for(viewer) if viewer is not None else self.state
+
     def viewer(self) -> int | None:
         """Whose eyes the page sees through: the only human seat, the human seat to move
         (seats sharing a screen), or None (a spectator of agents sees everything)."""
@@ -211,7 +216,7 @@ class Session:
     def describe(self) -> dict[str, Any]:
         """The JSON the API returns for this game."""
         viewer = self.viewer()
-        shown = self._view_for(viewer) if viewer is not None else self.state
+        shown = self.shown()
         mover = self.to_move()
         human_turn = mover is not None and self.agents[mover] is None
         legal = []
