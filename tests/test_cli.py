@@ -16,6 +16,20 @@ def run(*args, stdin="", timeout=300):
                           capture_output=True, text=True, timeout=timeout)
 
 
+def wait_for_stored_games(db, count: int, seconds: float = 120) -> None:
+    """Until a running arena has stored `count` games in `db` (or `seconds` pass)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as connection:
+                    if connection.execute("select count(*) from games").fetchone()[0] >= count:
+                        return
+            except sqlite3.Error:
+                pass
+
+
 @pytest.mark.parametrize("args, complaint", [
     (["play", "chezz", "random", "random"], "unknown game 'chezz'"),
     (["play", "jungle", "random", "nosuch"], "unknown agent 'nosuch'"),
@@ -110,16 +124,7 @@ def test_arena_writes_json_and_a_killed_run_resumes_without_loss_or_duplicates(t
     args = [sys.executable, "-m", "boardlab.cli", "arena", "jungle", "random", "greedy",
             "minimax:depth=1", "--games", "12", "--db", str(db), "--no-progress"]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while time.time() < deadline:  # wait until some games are stored, then kill -9
-        time.sleep(0.2)
-        if db.exists():
-            try:
-                with sqlite3.connect(db) as connection:
-                    if connection.execute("select count(*) from games").fetchone()[0] >= 5:
-                        break
-            except sqlite3.Error:
-                pass
+    wait_for_stored_games(db, 5)  # then kill -9
     process.send_signal(signal.SIGKILL)
     process.wait()
     with sqlite3.connect(db) as connection:
@@ -167,15 +172,7 @@ def test_workers_of_a_killed_arena_exit_quietly(tmp_path):
         [sys.executable, "-m", "boardlab.cli", "arena", "jungle", "random", "greedy",
          "minimax:depth=1", "--games", "40", "--workers", "2", "--db", str(db),
          "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        time.sleep(0.2)
-        try:
-            with sqlite3.connect(db) as connection:
-                if connection.execute("select count(*) from games").fetchone()[0] >= 3:
-                    break
-        except sqlite3.Error:
-            pass
+    wait_for_stored_games(db, 3)
     process.send_signal(signal.SIGKILL)
     # stderr ends when the last process holding it (the orphaned workers) has exited.
     _, errors = process.communicate(timeout=120)
