@@ -89,3 +89,34 @@ def test_plain_spec_loads_the_shipped_weights(game):
     agent = make_agent("dqn", game)
     state = game.initial_state()
     assert agent.act(state, Clock()) in state.legal_actions()
+
+
+def test_conv_network_shares_weights_across_squares_and_round_trips(game, tmp_path):
+    """arch=conv: the same 3x3 filters see every square, so its parameters do not grow with
+    the board; the file records the architecture, and `dqn:weights=FILE` rebuilds it."""
+    agent = make_agent("dqn:weights=none,arch=conv,conv_layers=2,channels=8,lookahead=0", game)
+    convolutions = [m for m in agent.network.convolutions if hasattr(m, "weight")]
+    assert [tuple(m.weight.shape) for m in convolutions] == [(8, 6, 3, 3), (8, 8, 3, 3)]
+    agent.save(tmp_path / "conv.pt")
+    loaded = make_agent(f"dqn:weights={tmp_path / 'conv.pt'}", game)
+    assert loaded.settings.arch == "conv" and loaded.settings.channels == 8
+    state = game.initial_state(3)
+    assert np.array_equal(agent.q_values([state], [0]), loaded.q_values([state], [0]))
+
+
+def test_a_file_from_before_arch_is_the_seeds_network(game, tmp_path):
+    """Files written before `arch` existed hold the seed's network, whatever the spec asks."""
+    import torch
+    make_agent("dqn:weights=none,hidden=16", game).save(tmp_path / "old.pt")
+    payload = torch.load(tmp_path / "old.pt", weights_only=True)
+    for key in ("arch", "conv_layers", "channels"):
+        del payload["architecture"][key]
+    torch.save(payload, tmp_path / "old.pt")
+    agent = make_agent(f"dqn:weights={tmp_path / 'old.pt'},arch=conv", game)
+    assert agent.settings.arch == "seed" and agent.settings.hidden == 16
+
+
+def test_an_unknown_arch_is_refused_in_one_line(game):
+    with pytest.raises(BoardLabError, match="arch") as caught:
+        make_agent("dqn:weights=none,arch=transformer", game)
+    assert "\n" not in str(caught.value)

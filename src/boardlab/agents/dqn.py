@@ -78,8 +78,20 @@ class DQNSettings:
     reward: str = ""
     """The game's reward function the one-ply search adds (Game.learning_kit); empty = the one
     the weights were trained with (recorded in the file), else `dqn`."""
+    arch: str = "seed"
+    """`seed`: the fully connected network above (seed 000, seed 001's options); `conv`:
+    `conv_layers` 3x3 convolutions over the game's input planes first, weights shared across
+    squares (not the seeds'), then the same fully connected layers and heads."""
+    conv_layers: int = 3
+    """Convolutions of `arch=conv`."""
+    channels: int = 32
+    """Channels of each convolution of `arch=conv`."""
 
     def __post_init__(self) -> None:
+        if self.arch not in ARCHITECTURES:
+            raise ValueError(f"arch must be one of {', '.join(ARCHITECTURES)}, not {self.arch!r}")
+        if self.conv_layers < 1 or not 1 <= self.channels <= MAX_HIDDEN:
+            raise ValueError(f"conv_layers must be >= 1 and channels in 1..{MAX_HIDDEN}")
         if self.random_moves < 0:
             raise ValueError("random_moves must be >= 0")
         if self.hidden < 1 or self.residual_blocks < 0 or not 0 <= self.dropout < 1:
@@ -93,15 +105,35 @@ class DQNSettings:
             raise ValueError("lookahead must be 0, 1 or -1 (as the weights file says)")
 
 
-ARCHITECTURE_FIELDS = ("hidden", "dropout", "residual_blocks", "dueling")
-"""Settings that shape the network: stored in the weights file, restored on load."""
+ARCHITECTURES = ("seed", "conv")
+ARCHITECTURE_FIELDS = ("hidden", "dropout", "residual_blocks", "dueling", "arch",
+                       "conv_layers", "channels")
+"""Settings that shape the network: stored in the weights file, restored on load (a file
+from before `arch` existed holds only the first four and is the seed's network)."""
 
 
 def build_network(inputs: int, actions: int, hidden: int, dropout: float,
-                  residual_blocks: int, dueling: bool):
-    """The Q-network as a torch Module (torch is imported only when a network is built)."""
+                  residual_blocks: int, dueling: bool, planes: tuple[int, ...] = (),
+                  conv_layers: int = 0, channels: int = 32):
+    """The Q-network as a torch Module (torch is imported only when a network is built).
+
+    It takes flat inputs (batch, inputs); with `conv_layers` > 0 they are viewed as `planes`
+    (channels, rows, columns) and go through that many 3x3 convolutions (padding kept, ReLU)
+    before the fully connected layers."""
     import torch
     from torch import nn
+
+    convolutions: list[nn.Module] = []
+    if conv_layers:
+        if len(planes) != 3 or int(np.prod(planes)) != inputs:
+            raise BoardLabError(f"arch=conv needs input planes (channels, rows, columns); "
+                                f"this game's input has shape {planes}")
+        width = planes[0]
+        for _ in range(conv_layers):
+            convolutions += [nn.Conv2d(width, channels, 3, padding=1), nn.ReLU()]
+            width = channels
+        convolutions.append(nn.Flatten())
+        inputs = channels * planes[1] * planes[2]
 
     class Residual(nn.Module):
         def __init__(self) -> None:
@@ -115,6 +147,8 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
     class QNetwork(nn.Module):
         def __init__(self) -> None:
             super().__init__()
+            self.planes = tuple(planes)
+            self.convolutions = nn.Sequential(*convolutions)
             self.body = nn.Sequential(
                 nn.Linear(inputs, hidden), nn.ReLU(),
                 *[Residual() for _ in range(residual_blocks)],
@@ -127,6 +161,8 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
                 self.head = nn.Linear(hidden, actions)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
+            if conv_layers:
+                x = self.convolutions(x.view(-1, *self.planes))
             h = self.body(x)
             if dueling:
                 advantage = self.advantage(h)
@@ -151,7 +187,8 @@ class DQNAgent(Agent):
         # (arena workers, the trainer), measured 40x slower with 2 threads on a busy machine.
         torch.set_num_threads(1)
         self.num_actions = game.num_actions
-        self.inputs = int(np.prod(game.initial_state(0).encode(0).shape))
+        self.planes = tuple(game.initial_state(0).encode(0).shape)
+        self.inputs = int(np.prod(self.planes))
         weights = self.settings.weights
         self.trained_reward = "dqn"
         self.recorded_lookahead = 1
@@ -175,7 +212,8 @@ class DQNAgent(Agent):
     def _build(self):
         s = self.settings
         return build_network(self.inputs, self.num_actions, s.hidden, s.dropout,
-                             s.residual_blocks, s.dueling)
+                             s.residual_blocks, s.dueling, self.planes,
+                             s.conv_layers if s.arch == "conv" else 0, s.channels)
 
     # --- files ---------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
@@ -202,6 +240,8 @@ class DQNAgent(Agent):
                                 "expected 0 or 1")
         self.recorded_lookahead = int(recorded)
         try:  # everything below reads the file's fields: a bad one is the file's fault
+            if "arch" not in payload["architecture"]:
+                self.settings.arch = "seed"  # written before there was another network
             for key, value in payload["architecture"].items():
                 if key in ARCHITECTURE_FIELDS:
                     setattr(self.settings, key, value)

@@ -86,7 +86,8 @@ def command_line(args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
-TASK_ORDER = ("playout", "perft", "movegen", "alphabeta", "mcts", "network-b1", "network-b256")
+TASK_ORDER = ("playout", "perft", "movegen", "alphabeta", "mcts", "network-b1", "network-b256",
+              "train-dqn", "train-dqn-updates", "train-qlearning")
 
 
 def figure_table(figures: list[Figure]) -> Any:

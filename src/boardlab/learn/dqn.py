@@ -168,10 +168,15 @@ class DQNTrainer(Trainer):
             self.games = self.new_games(self.progress.episodes)
         self.games.play_until(episodes)
         while self.games.running():
-            before = self.games.env_steps
-            batch = self.games.step(self.choose)
-            self.progress.env_steps += self.games.env_steps - before
-            self.learn_from(batch, self.games.take_finished())
+            self.step()
+
+    def step(self) -> None:
+        """One lockstep step of every running game, then the updates it is owed."""
+        assert self.games is not None
+        before = self.games.env_steps
+        batch = self.games.step(self.choose)
+        self.progress.env_steps += self.games.env_steps - before
+        self.learn_from(batch, self.games.take_finished())
 
     def new_games(self, first_episode: int, stride: int = 1) -> VectorSelfPlay:
         t = self.training
