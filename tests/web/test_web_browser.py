@@ -7,7 +7,9 @@ screenshots saved under the test's temporary folder.
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,16 @@ from boardlab.core.registry import game_names
 from web_helpers import short_spec
 
 MAX_HUMAN_MOVES = 400
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where screenshots are kept after the run: $BOARDLAB_ARTIFACTS, else tmp/web-artifacts
+    in the checkout (ignored by git)."""
+    folder = Path(os.environ.get("BOARDLAB_ARTIFACTS", Path(__file__).parents[2] / "tmp"
+                                 / "web-artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 IDLE = """(before) => {
   const status = document.getElementById('status');
@@ -26,14 +38,27 @@ IDLE = """(before) => {
 """The page is waiting for the person again (or the game ended) after a move was sent."""
 
 
-def start_game(page, base: str, spec: str, seats: tuple[str, str] = ("human", "random")):
+def fill_params(page, prefix: str, params: str) -> None:
+    """Fill a generated parameter form (`name=value,...`), opening its box first."""
+    for pair in filter(None, params.split(",")):
+        name, _, value = pair.partition("=")
+        field = f"#{prefix}-{name.strip()}"
+        page.eval_on_selector(field, "f => { const d = f.closest('details'); if (d) d.open = true; }")
+        if page.eval_on_selector(field, "f => f.tagName") == "SELECT":
+            page.select_option(field, value.strip())
+        else:
+            page.fill(field, value.strip())
+            page.dispatch_event(field, "change")
+
+
+def start_game(page, base: str, spec: str, seats: tuple[str, ...] = ("human", "random")):
     name, _, params = spec.partition(":")
     page.goto(f"{base}/?delay=0")
     page.select_option("#game", name)
-    page.fill("#game-params", params)
+    fill_params(page, "game-p", params)
     for seat, kind in enumerate(seats):
         page.select_option(f"#seat-{seat}", kind.partition(":")[0])
-        page.fill(f"#seat-{seat}-params", kind.partition(":")[2])
+        fill_params(page, f"seat-{seat}-p", kind.partition(":")[2])
     page.click("#start")
     if "human" in seats:
         page.wait_for_function(IDLE, arg="undefined")
@@ -90,7 +115,7 @@ def test_selecting_a_piece_marks_its_targets(page, live_server):
     before = page.get_attribute("#board", "data-ply")
     page.click('#board g.cell[data-square="b3"]')
     page.wait_for_function(IDLE, arg=before)
-    assert page.inner_text("#history-list li:first-child").startswith("seat 0: b2b3")
+    assert page.inner_text("#history-list li:first-child").startswith("white: b2b3")
 
 
 def test_undo_resign_and_new_game_buttons(page, live_server):
@@ -99,9 +124,10 @@ def test_undo_resign_and_new_game_buttons(page, live_server):
     page.click('#board g.cell[data-square="d3"]')
     page.wait_for_function(IDLE, arg=before)
     assert len(page.query_selector_all("#history-list li")) == 2
-    assert "random (seat 1) played" in page.inner_text("#agent-info")
+    assert "random (white, seat 1) played" in page.inner_text("#agent-info")
     page.click("#undo")
     page.wait_for_function("() => document.querySelectorAll('#history-list li').length === 0")
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     page.wait_for_function("() => document.getElementById('status').dataset.over === '1'")
     assert "resigned" in page.inner_text("#status")
@@ -115,7 +141,7 @@ def test_watching_agents_step_by_step_shows_thinking_time(page, live_server):
     page.click("#step")
     page.wait_for_function("() => document.querySelectorAll('#history-list li').length === 1")
     info = page.inner_text("#agent-info")
-    assert "minimax:depth=1 (seat 0) played" in info and "depth 1" in info
+    assert "minimax:depth=1 (black, seat 0) played" in info and "depth\n1" in info
     page.click("#auto")
     page.wait_for_function("() => document.querySelectorAll('#history-list li').length >= 4")
     page.click("#auto")  # stop
@@ -128,25 +154,36 @@ def test_a_bad_request_shows_the_servers_sentence(page, live_server):
     page.wait_for_function("() => document.getElementById('error').textContent !== ''")
     error = page.inner_text("#error")
     assert error.startswith("422") and "a1" in error
-    page.fill("#game-params", "size=9")
+    fill_params(page, "game-p", "")
+    page.select_option("#seat-1", "minimax")
+    fill_params(page, "seat-1-p", "depth=0")
     page.click("#start")
-    page.wait_for_function("() => document.getElementById('error').textContent.includes('size')")
+    page.wait_for_function("() => document.getElementById('error').textContent.includes('depth')")
+    assert page.inner_text("#error").startswith("422")
 
 
-def test_the_replay_page_steps_through_a_stored_game(page, live_server, tmp_path):
+def test_the_replay_page_opens_a_game_at_its_end_with_the_move_marked(page, live_server,
+                                                                      artifacts):
     page.goto(f"{live_server}/replay")
     page.wait_for_selector("#game-list tbody tr")
     rows = page.query_selector_all("#game-list tbody tr")
     assert len(rows) == 4
     rows[-1].click()  # a jungle game
-    page.wait_for_function("() => document.getElementById('board').dataset.ply === '0'")
-    page.click("#forward")
-    page.wait_for_function("() => document.getElementById('board').dataset.ply === '1'")
-    page.click("#last")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('won')"
                            " || document.getElementById('status').textContent.includes('draw')")
-    assert page.query_selector("#board svg g.cell") is not None
-    page.screenshot(path=str(tmp_path / "replay.png"))
+    items = page.query_selector_all("#history-list li")
+    assert page.get_attribute("#board", "data-ply") == str(len(items))  # the end, not move 0
+    assert items[-1].get_attribute("class").split()[-1] == "current"
+    # Reveals are written as on the Play page, moves named by side.
+    first = items[0].inner_text()
+    assert first.startswith("red: reveal") and " → " in first
+    page.click("#first")
+    page.wait_for_function("() => document.getElementById('board').dataset.ply === '0'")
+    assert not page.query_selector_all("#history-list li.current")
+    page.click("#forward")
+    page.wait_for_function("() => document.getElementById('board').dataset.ply === '1'")
+    assert page.inner_text("#history-list li.current") == first
+    page.screenshot(path=str(artifacts / "replay.png"))
 
 
 def test_the_tournament_page_shows_the_cross_table(page, live_server, tmp_path):

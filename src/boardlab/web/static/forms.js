@@ -15,7 +15,9 @@ function paramFields(params, prefix, onchange) {
                    el("option", { value: "false", text: "false" }));
     } else {
       const numeric = param.type === "int" || param.type === "float";
-      field = el("input", { id, type: numeric ? "number" : "text", placeholder: param.default,
+      // An empty-text default (`''`) means "the game's own choice": show no quotes.
+      const shown = param.default === "''" ? "(default)" : param.default;
+      field = el("input", { id, type: numeric ? "number" : "text", placeholder: shown,
                             step: param.type === "float" ? "any" : "1" });
     }
     field.dataset.param = param.name;
