@@ -167,16 +167,17 @@ def test_jungle_says_which_side_you_are_and_notes_captures(page, live_server, ar
     page.screenshot(path=str(artifacts / "jungle-captures.png"))
 
 
-def test_a_target_ring_leaves_the_captured_piece_readable(page, live_server):
-    start_game(page, live_server, "minichess")
-    for move in ("b2b3", "b3b4"):  # walk a pawn up until it can take
-        page.fill("#move-text", move)
-        click_and_wait(page, "#move-play")
-    page.click('#board g.cell[data-square="b4"]')
-    occupied = page.query_selector_all('#board g.cell[data-target="1"][data-occupied="1"] circle.hl')
-    if not occupied:
-        pytest.skip("random did not leave a piece to take here")
-    assert occupied[0].evaluate("c => getComputedStyle(c).fill") == "none"
+def test_a_target_ring_leaves_the_captured_piece_readable(page, live_server, artifacts):
+    # A target dot used to cover the letter of the piece it takes. Xiangqi's opening cannon
+    # b2 can take the horse on b9 (over the cannon on b7).
+    start_game(page, live_server, "xiangqi", ("human", "human"))
+    page.click('#board g.cell[data-square="b2"]')
+    horse = page.query_selector('#board g.cell[data-square="b9"]')
+    assert horse.get_attribute("data-target") == "1" and horse.get_attribute("data-occupied") == "1"
+    mark = horse.query_selector("circle.hl")
+    assert mark.evaluate("c => getComputedStyle(c).fill") == "none"  # a ring, not a dot
+    assert mark.evaluate("c => getComputedStyle(c).stroke") != "none"
+    page.locator("#board").screenshot(path=str(artifacts / "xiangqi-capture-target.png"))
 
 
 def test_the_move_list_heading_stays_in_view(page, live_server):
