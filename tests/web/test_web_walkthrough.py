@@ -220,6 +220,7 @@ def test_board_moves_and_thinking_do_not_overlap(browser, live_server, artifacts
         for box in parts.values():
             assert box["x"] >= 0 and box["x"] + box["width"] <= width  # nothing off screen
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.evaluate("() => window.scrollTo(0, 0)")  # as the page first shows the game
         page.screenshot(path=str(artifacts / f"layout-{game}-{width}x{height}.png"))
     finally:
         context.close()

@@ -15,8 +15,9 @@ function paramFields(params, prefix, onchange) {
                    el("option", { value: "false", text: "false" }));
     } else {
       const numeric = param.type === "int" || param.type === "float";
-      // An empty-text default (`''`) means "the game's own choice": show no quotes.
-      const shown = param.default === "''" ? "(default)" : param.default;
+      // Text defaults come quoted (`'random'`); an empty one means "the game's own choice".
+      const bare = param.default.replace(/^'(.*)'$/, "$1");
+      const shown = bare === "" ? "(default)" : bare;
       field = el("input", { id, type: numeric ? "number" : "text", placeholder: shown,
                             step: param.type === "float" ? "any" : "1" });
     }
