@@ -80,7 +80,7 @@ class EngineAgent(Agent):
 
     @classmethod
     def cannot_play(cls, game: Game) -> str | None:
-        if not game.engine_dialects:
+        if not any(d.protocol in PROTOCOLS for d in game.engine_dialects):
             return "the game declares no engine protocol (Game.engine_dialects)"
         return None
 
@@ -92,8 +92,7 @@ class EngineAgent(Agent):
             raise ParseError(f"engine command {self.argv[0]!r} not found (Debian: apt-get "
                              "install fairy-stockfish or grhino)")
         self.process: EngineProcess | None = None
-        self.last: State | None = None
-        """The position after this agent's last move; None before its first of a game."""
+        self.follower = MoveFollower()
         self.root = ""
         self.moves: list[str] = []
         """UCI/UCCI: the game so far as `position fen ROOT moves ...`."""
@@ -104,11 +103,12 @@ class EngineAgent(Agent):
         if self.process is None or not self.process.alive():
             self._start_engine()
         assert self.process is not None
-        self.last, self.root, self.moves = None, "", []
+        self.root, self.moves = "", []
+        self.follower.reset(None)
         if self.dialect.protocol == "gtp":
             self.process.gtp(f"boardsize {self.dialect.board_size}")
             self.process.gtp("clear_board")
-            self.last = self.game.initial_state()  # clear_board's position
+            self.follower.reset(self.game.initial_state())  # clear_board's position
         else:
             if self.dialect.protocol == "uci":
                 self.process.send("ucinewgame")
@@ -119,7 +119,9 @@ class EngineAgent(Agent):
         if self.process is None or not self.process.alive():
             raise EngineError(f"{self._name()} is not running (it exited: "
                               f"{self.process.exit_text() if self.process else 'never started'})")
-        replies = self._opponent_moves(state)
+        replies = self.follower.replies(state)
+        if replies is not None:
+            replies = [self.dialect.to_engine(before, action) for before, action in replies]
         if self.dialect.protocol == "gtp":
             text = self._gtp_move(state, replies)
         else:
@@ -130,21 +132,8 @@ class EngineAgent(Agent):
             first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise EngineError(f"{self._name()} answered {text!r}, not a legal move here: "
                               f"{first_line}") from None
-        self.last = state.child(action)
+        self.follower.played(state, action)
         return action
-
-    def _opponent_moves(self, state: State) -> list[str] | None:
-        """The moves since this agent's last one, in the engine's notation; None when the
-        position was not reached from it in one move (a new game, or a start mid-game)."""
-        if self.last is None:
-            return None
-        if self.last.key() is not None and self.last.key() == state.key():
-            return []
-        for action in self.last.legal_actions():
-            child = self.last.child(action)
-            if child.key() == state.key() and child.to_text() == state.to_text():
-                return [self.dialect.to_engine(self.last, action)]
-        return None
 
     # --- UCI / UCCI --------------------------------------------------------------------------
     def _uci_move(self, state: State, replies: list[str] | None) -> str:
@@ -230,10 +219,38 @@ class EngineAgent(Agent):
             self.process = None
 
 
+class MoveFollower:
+    """Follows a game through an agent's own turns: remembers the position after the agent's
+    move and finds the opponent's reply among that position's moves (one ply: a forced pass
+    is a move too), so a stateful opponent program can be told the game move by move."""
+
+    def __init__(self) -> None:
+        self.last: State | None = None
+
+    def reset(self, start: State | None) -> None:
+        """A new game, whose position is `start` (None: unknown until the first move)."""
+        self.last = start
+
+    def replies(self, state: State) -> list[tuple[State, int]] | None:
+        """(position, action) for each move since the agent's last one; None when `state`
+        was not reached from it that way (a game's first move, or a start mid-game)."""
+        if self.last is None:
+            return None
+        if self.last.to_text() == state.to_text():
+            return []
+        for action in self.last.legal_actions():
+            if self.last.child(action).to_text() == state.to_text():
+                return [(self.last, action)]
+        return None
+
+    def played(self, state: State, action: int) -> None:
+        self.last = state.child(action)
+
+
 def _pick_dialect(game: Game, protocol: str) -> EngineDialect:
-    dialects = {dialect.protocol: dialect for dialect in game.engine_dialects}
+    dialects = {d.protocol: d for d in game.engine_dialects if d.protocol in PROTOCOLS}
     if not protocol:
-        protocol = "uci" if "uci" in dialects else game.engine_dialects[0].protocol
+        protocol = "uci" if "uci" in dialects else next(iter(dialects))
     if protocol not in dialects:
         raise ParseError(f"{game.name} is not written for {protocol} engines; it declares "
                          f"{', '.join(dialects)}")
