@@ -77,7 +77,8 @@ def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
         make_agent(f"alphazero:weights={truncated}", game)
     with pytest.raises(BoardLabError, match="trained for reversi"):
         make_agent(f"alphazero:weights={path}", make_game("minichess"))
-    with pytest.raises(BoardLabError, match="does not exist"):
+    with pytest.raises(BoardLabError, match="do not exist; train them with `boardlab train "
+                                            "reversi alphazero --out "):
         make_agent(f"alphazero:weights={tmp_path / 'missing.pt'}", game)
 
 

@@ -156,7 +156,11 @@ class PUCTSearch:
         self.c_puct = c_puct
         self.rng = rng
         self.u_range: dict[int, tuple[float, float]] = {}
-        """Per root (by id): the least and greatest PUCT score met at it (seed 003, scheme 1)."""
+        """Per root (by id): the least and greatest PUCT score met at it (seed 003, scheme 1,
+        our first reading)."""
+        self.tree_range: dict[int, tuple[float, float]] = {}
+        """Per root (by id): the least and greatest PUCT score met anywhere in its tree (seed
+        003, scheme 1 as the seed writes it)."""
 
     def search_many(self, roots: Sequence[Node], sims: int, evaluate: Evaluate,
                     noise: Callable[[Node], None] | None = None,
@@ -164,6 +168,8 @@ class PUCTSearch:
         """`sims` simulations in every tree (0: no limit), one leaf per tree per step,
         evaluated together, or fewer if `clock` expires first (each tree gets at least one).
         Returns the simulations run per tree."""
+        self.u_range.clear()
+        self.tree_range.clear()
         unexpanded = [root for root in roots if root.priors is None and root.mover >= 0]
         if unexpanded:
             self._expand(unexpanded, evaluate)
@@ -208,7 +214,7 @@ class PUCTSearch:
                 if child is None:
                     child = node.children[action] = Node(node.state.child(action), 1.0)
             else:
-                action = self._select(node, is_root=node is root)
+                action = self._select(node, root)
                 child = node.children.get(action)
                 if child is None:
                     assert node.priors is not None
@@ -217,7 +223,7 @@ class PUCTSearch:
             node = child
             path.append(node)
 
-    def _select(self, node: Node, is_root: bool) -> int:
+    def _select(self, node: Node, root: Node) -> int:
         assert node.priors is not None
         sign = 1.0 if node.mover == 0 else -1.0
         explore = self.c_puct * math.sqrt(max(node.visits, 1))
@@ -234,9 +240,10 @@ class PUCTSearch:
             if score > best_score:
                 best_score, best = score, action
             low, high = min(low, score), max(high, score)
-        if is_root:
-            old_low, old_high = self.u_range.get(id(node), (math.inf, -math.inf))
-            self.u_range[id(node)] = (min(low, old_low), max(high, old_high))
+        for ranges, seen in ((self.tree_range, True), (self.u_range, node is root)):
+            if seen:
+                old_low, old_high = ranges.get(id(root), (math.inf, -math.inf))
+                ranges[id(root)] = (min(low, old_low), max(high, old_high))
         return best
 
     def _expand(self, nodes: list[Node], evaluate: Evaluate) -> list[float]:
@@ -245,26 +252,12 @@ class PUCTSearch:
         out = []
         for node, prior_row, value in zip(nodes, priors, values):
             legal = node.state.legal_actions()
-            masked = prior_row[legal]
+            masked = prior_row[legal].astype(np.float64)  # as learn/puct.py, to the last bit
             total = float(masked.sum())
             probs = masked / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
             node.priors = dict(zip(legal, probs.tolist()))
             out.append(float(value) if node.mover == 0 else -float(value))
         return out
-
-    def normalised_u(self, root: Node, action: int) -> float:
-        """Seed 003's scheme 1: the PUCT score of `action` at `root` now, scaled to [0, 1] by
-        the least and greatest scores met at this root during the search."""
-        assert root.priors is not None
-        child = root.children.get(action)
-        sign = 1.0 if root.mover == 0 else -1.0
-        explore = self.c_puct * math.sqrt(max(root.visits, 1))
-        prior = root.priors[action]
-        u = (explore * prior if child is None or child.visits == 0 else
-             sign * child.value_sum / child.visits + explore * prior / (1 + child.visits))
-        low, high = self.u_range.get(id(root), (u, u))
-        low, high = min(low, u), max(high, u)
-        return 0.5 if high - low < 1e-12 else (u - low) / (high - low)
 
 
 def add_dirichlet_noise(root: Node, alpha: float, fraction: float, rng: np.random.Generator
@@ -377,6 +370,10 @@ class AlphaZeroAgent(Agent):
     def load(self, path: Path):
         from .dqn import load_payload
 
+        if not path.is_file():  # the command that writes exactly this file
+            raise BoardLabError(f"AlphaZero weights {path} do not exist; train them with "
+                                f"`boardlab train {self.game.spec} alphazero --out {path}` "
+                                "(or give weights=FILE, or weights=none for an untrained net)")
         payload = load_payload(path, FORMAT, self.game.name, "AlphaZero weights")
         if (list(payload.get("shape", [])) != list(self.shape)
                 or payload.get("actions") != self.game.num_actions):

@@ -1,83 +1,97 @@
-"""AlphaZero training: self-play with PUCT search, a replay buffer, training, and a gate.
+"""AlphaZero training (Silver et al. 2018) on the training protocol (learn/protocol.py).
 
-One iteration:
-1. self-play: `workers` processes each play `games_per_worker` games *in lockstep* (every
-   game's tree takes one simulation step, then all their new leaves go through the network in
-   one call: agents/alphazero.py `PUCTSearch.search_many`), with Dirichlet noise at the root
-   and temperature 1 for the first `temperature_moves` decisions, 0 after;
+One iteration (one unit of `advance`; `boardlab train GAME alphazero --episodes N` runs N):
+1. self-play: `workers` processes (or Ray actors) each play `games_per_worker` games *in
+   lockstep*: every game's tree takes one simulation step, then all their new leaves go
+   through the network in one call (learn/puct.py `ArrayForest`, or agents/alphazero.py
+   `PUCTSearch` with `search=nodes`, the reference kept for comparison and for games with
+   chance nodes), with Dirichlet noise at the root and temperature 1 for the first
+   `temperature_moves` decisions, 0 after;
 2. every decision becomes a sample (planes, visit distribution, value target) in the buffer;
 3. `train_steps` minibatches of the buffer train the candidate network (cross-entropy to the
    visit distribution + squared error of the value, Adam with weight decay);
-4. the candidate plays the best network so far (`eval_games`, seats alternating, random
-   openings so that games differ); it becomes the best if it scores at least `gate`.
-Self-play always uses the best network.
+4. the gate: the candidate plays the best network so far (`eval_games`, seats alternating,
+   random openings so that games differ); it becomes the best if it scores at least `gate`.
+Self-play always uses the best network, and the best network is what the protocol exports
+and evaluates against random and greedy.
 
 Value targets (seed 003's credit assignment, `value_target=`):
 - "result" (AlphaZero, the default): the game's result for the player to move;
-- "search" (seed 003 scheme 1): the PUCT score u of the move played at the root, normalised to
-  [0, 1] by the least and greatest u met at that root during the search, mapped to [-1, 1];
-  the last decision of the game takes the result;
+- "search" (seed 003 scheme 1 as the seed writes it): u, the PUCT score of the move played at
+  the root, normalised to [0, 1] by the least and greatest score met anywhere in the tree
+  during that search, is the reward of that step, and the last decision gets the result r_T:
+  the trajectory s1, a1, u1, ..., sT, aT, rT. The value target of decision t is the return
+      (1 - g) * sum_{k=t}^{T-1} g^(k-t) * s_k * u_k  +  g^(T-t) * r_T
+  with g = `search_discount` and s_k = +1 for the mover's own steps and -1 for its opponent's
+  (a good move for the opponent is a bad one for the mover); the (1 - g) keeps it in [-1, 1].
+  The seed gives no discount and no sign rule: these are our reading, said here;
+- "search_root" (our first reading of scheme 1, kept as a named variant): 2u - 1 with u
+  normalised by the scores met at the root only, used directly as the target; the last
+  decision takes the result;
 - "hindsight" (seed 003 scheme 2, after "Hindsight Experience Replay"): each sample's value is
   relabelled with a goal drawn from the same game: a later decision s_{t+k}, k >= 1 uniform;
   the value target is 1 if the goal is the very next decision (k = 1), else 0. The seed's
   code also replaces the policy target by the goal's; we keep the state's own visit
   distribution so that the schemes differ in the value head only.
 
-Everything is written in `out_dir`: `weights.pt` (the best network, loadable by the
-`alphazero` agent), `checkpoint.pt` (both networks, optimizer, iteration; a rerun resumes),
-`buffer.npz`, `metrics.csv` and `curve.png`.
+Files (the protocol's, for `--out PATH`): PATH the best network (loadable by the `alphazero`
+agent), PATH.ckpt (both networks, optimizer, buffer, counters), PATH.metrics.csv; the command
+line draws PATH.curve.png.
 """
 
 from __future__ import annotations
 
-import csv
+import io
+import json
 import math
 import multiprocessing
-import os
 import random
 import time
-from collections import deque
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from ..agents.alphazero import (
-    AlphaZeroAgent,
-    NetworkEvaluator,
-    Node,
-    PUCTSearch,
-    add_dirichlet_noise,
-    choose_move,
-    visit_policy,
-)
-from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
+from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch
+from ..core.agent import Agent
+from ..core.game import CHANCE, BoardLabError, Game, ParseError, State, random_opening
 from ..core.match import derive_seed
-from ..core.registry import make_agent, make_game
+from ..core.registry import make_game
+from .protocol import Trainer, unfit_checkpoint
+from .puct import ArrayForest, RootResult, frozen, pick_move, result_of
 
-VALUE_TARGETS = ("result", "search", "hindsight")
+VALUE_TARGETS = ("result", "search", "search_root", "hindsight")
+SEARCHES = ("arrays", "nodes")
 
 
 @dataclass
 class AlphaZeroTraining:
-    iterations: int = 20
-    """Self-play / train / gate rounds (a rerun resumes and goes on to this many)."""
     minutes: float = 0.0
-    """Stop after this many minutes of training (0 = no limit); the iteration in progress ends."""
+    """Stop after this many minutes of this invocation (0 = no limit); the iteration in
+    progress ends and is checkpointed first."""
     workers: int = 2
-    """Self-play processes."""
-    games_per_worker: int = 16
-    """Games each self-play process plays at once, in lockstep (their leaves batched)."""
+    """Self-play processes (or Ray actors)."""
+    games_per_worker: int = 32
+    """Games each worker plays at once, in lockstep (their leaves share each network call)."""
     sims: int = 64
     """Simulations per self-play move."""
+    search: str = "arrays"
+    """Self-play search: arrays (learn/puct.py, compiled) or nodes (agents/alphazero.py's
+    reference PUCTSearch, as before; games with chance nodes always use it)."""
+    backend: str = "local"
+    """Where self-play workers run: local processes, or ray (actors on a Ray cluster:
+    RAY_ADDRESS if set, else a local one)."""
     c_puct: float = 1.5
     dirichlet_alpha: float = 0.5
     noise_fraction: float = 0.25
     temperature_moves: int = 10
     """Decisions per game played with temperature 1 (the rest most visited)."""
     value_target: str = "result"
-    """result, search (seed 003 scheme 1) or hindsight (scheme 2)."""
+    """result, search (seed 003 scheme 1), search_root (our first reading of it) or
+    hindsight (scheme 2)."""
+    search_discount: float = 0.97
+    """g of value_target=search: how fast later steps' u fade against the result."""
     buffer: int = 40000
     """Samples kept (the newest)."""
     batch: int = 128
@@ -85,33 +99,55 @@ class AlphaZeroTraining:
     """Minibatches per iteration."""
     lr: float = 1e-3
     weight_decay: float = 1e-4
-    channels: int = 32
-    blocks: int = 3
     eval_games: int = 20
     """Candidate against best at each gate; 0 = always keep the candidate."""
     eval_sims: int = 32
+    """Simulations per move at the gate and in the protocol's evaluation games."""
     gate: float = 0.55
     opening_plies: int = 4
     """Random plies that open each gate game, so that games differ."""
-    seed: int = 0
 
     def __post_init__(self) -> None:
         if self.value_target not in VALUE_TARGETS:
             raise ParseError(f"value_target={self.value_target!r} is not one of "
                              f"{', '.join(VALUE_TARGETS)}")
-        for name in ("iterations", "workers", "games_per_worker", "sims", "buffer", "batch",
-                     "train_steps", "eval_sims", "channels"):
+        if self.search not in SEARCHES:
+            raise ParseError(f"search={self.search!r} is not one of {', '.join(SEARCHES)}")
+        if self.backend not in ("local", "ray"):
+            raise ParseError(f"backend={self.backend!r} is not local or ray")
+        for name in ("workers", "games_per_worker", "sims", "buffer", "batch", "train_steps",
+                     "eval_sims"):
             if getattr(self, name) < 1:
                 raise ParseError(f"{name}={getattr(self, name)} must be at least 1")
         if not 0 <= self.gate <= 1:
             raise ParseError(f"gate={self.gate} must be a score in [0, 1]")
+        if not 0 <= self.search_discount <= 1:
+            raise ParseError(f"search_discount={self.search_discount} must be in [0, 1]")
 
 
 @dataclass
-class Sample:
+class Decision:
+    """One self-play decision, before its value target is known."""
+
     planes: np.ndarray
     policy: np.ndarray
-    value: float
+    mover: int
+    u_tree: float
+    """Seed 003's u normalised over the whole tree (value_target=search)."""
+    u_root: float
+    """The same u normalised over the root's scores only (value_target=search_root)."""
+
+
+@dataclass
+class Samples:
+    """Training samples as arrays: planes (n, *shape), policy (n, actions), value (n,)."""
+
+    planes: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.value)
 
 
 @dataclass
@@ -120,123 +156,245 @@ class SelfPlayStats:
     positions: int = 0
     seconds: float = 0.0
     network_calls: int = 0
+    leaves: int = 0
+    """Positions the network evaluated."""
 
 
-def _new_network(game: Game, config: AlphaZeroTraining, weights: Any = None):
-    agent = make_agent(f"alphazero:weights=none,channels={config.channels},"
-                       f"blocks={config.blocks},seed={config.seed}", game)
-    if weights is not None:
-        agent.network.load_state_dict(weights)
-    return agent
+# --- self-play -----------------------------------------------------------------------------------
+Noise = Callable[[np.ndarray], np.ndarray]
+Search = Callable[[list[State], int, NetworkEvaluator, "Noise | None"], list[RootResult]]
 
 
-def _resolve_chance(state: State, rng: random.Random) -> None:
+def searcher(game: Game, c_puct: float, kind: str, rng: random.Random) -> Search:
+    """`search(states, sims, evaluate, noise)` -> a RootResult per state: the compiled array
+    forest, or the reference Node search (always for games with chance nodes)."""
+    if kind == "arrays" and not game.facts.has_chance:
+        forest = ArrayForest(c_puct)
+        return forest.search
+    reference = PUCTSearch(c_puct, rng)
+
+    def search(states: list[State], sims: int, evaluate: NetworkEvaluator,
+               noise: Noise | None = None) -> list[RootResult]:
+        roots = [Node(state, 1.0) for state in states]
+
+        def noisy(root: Node) -> None:
+            if noise is not None and root.priors is not None:
+                root.priors = dict(zip(root.priors, noise(np.array(list(root.priors.values())))))
+        reference.search_many(roots, sims, evaluate, noisy)
+        return [result_of(reference, root) for root in roots]
+    return search
+
+
+def dirichlet(alpha: float, fraction: float, rng: np.random.Generator) -> Noise:
+    """Root priors mixed with Dir(alpha) noise (AlphaZero's exploration in self-play)."""
+    def noise(priors: np.ndarray) -> np.ndarray:
+        if len(priors) < 2 or alpha <= 0:
+            return priors
+        return (1 - fraction) * priors + fraction * rng.dirichlet([alpha] * len(priors))
+    return noise
+
+
+def resolve_chance(state: State, rng: random.Random) -> None:
     while state.current_player() == CHANCE:
         outcomes = state.chance_outcomes()
         state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
 
 
-def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, seed: int
-              ) -> tuple[list[Sample], SelfPlayStats]:
-    """Play `games` games at once with `network` and return their samples."""
+def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, seed: int,
+              openings: int = 0, moves: int = 0) -> tuple[Samples, SelfPlayStats]:
+    """Play `games` games at once with `network` and return their samples.
+
+    For `boardlab bench` (positions from the whole game, batches of a fixed size): each game
+    may open with up to `openings` seeded random plies, and `moves` > 0 stops after that many
+    decisions per game, a cut game's samples taking the targets of a draw."""
     import torch
 
     rng = random.Random(seed)
-    noise_rng = np.random.default_rng(seed)
+    if config.search == "arrays" and not isinstance(network, torch.jit.ScriptModule):
+        network = frozen(network, game_input_shape(game))
     evaluate = NetworkEvaluator(network, torch)
-    search = PUCTSearch(config.c_puct, rng)
-    num_actions = game.num_actions
+    search = searcher(game, config.c_puct, config.search, rng)
+    noise = dirichlet(config.dirichlet_alpha, config.noise_fraction,
+                      np.random.default_rng(seed))
     started = time.perf_counter()
     states = []
     for i in range(games):
         state = game.initial_state(seed=derive_seed(seed, "selfplay", i))
-        _resolve_chance(state, rng)
+        resolve_chance(state, rng)
+        if openings:
+            random_opening(state, rng.randint(0, openings), rng.randrange(2**32))
+            resolve_chance(state, rng)
         states.append(state)
-    # per game: (planes, policy, mover, u normalised) of each decision
-    histories: list[list[tuple[np.ndarray, np.ndarray, int, float]]] = [[] for _ in states]
-    samples: list[Sample] = []
+    histories: list[list[Decision]] = [[] for _ in states]
     active = [i for i, s in enumerate(states) if not s.is_terminal()]
-
-    def noise(node: Node) -> None:
-        add_dirichlet_noise(node, config.dirichlet_alpha, config.noise_fraction, noise_rng)
-
     while active:
-        roots = [Node(states[i], 1.0) for i in active]
-        search.u_range.clear()
-        search.search_many(roots, config.sims, evaluate, noise)
-        for i, root in zip(active, roots):
-            state = states[i]
-            mover = state.current_player()
+        playing = [states[i] for i in active]
+        results = search(playing, config.sims, evaluate, noise)
+        movers = [state.current_player() for state in playing]
+        planes = game.encode_batch(playing, movers)
+        for k, (i, result) in enumerate(zip(active, results)):
             decisions = len(histories[i])
             temperature = 1.0 if decisions < config.temperature_moves else 0.0
-            move = choose_move(root, temperature, rng)
-            histories[i].append((state.encode(mover), visit_policy(root, num_actions), mover,
-                                 search.normalised_u(root, move)))
-            state.apply(move)
-            _resolve_chance(state, rng)
-        active = [i for i in active if not states[i].is_terminal()]
-    for state, history in zip(states, histories):
-        samples.extend(_targets(history, state.returns(), config.value_target, rng))
-    stats = SelfPlayStats(games, len(samples), time.perf_counter() - started, evaluate.calls)
+            index = pick_move(result, temperature, rng)
+            policy = np.zeros(game.num_actions, dtype=np.float32)
+            policy[result.actions] = result.visits / max(result.visits.sum(), 1)
+            histories[i].append(Decision(planes[k], policy, movers[k],
+                                         result.normalised(index, whole_tree=True),
+                                         result.normalised(index, whole_tree=False)))
+            states[i].apply(int(result.actions[index]))
+            resolve_chance(states[i], rng)
+        active = [i for i in active if not states[i].is_terminal()
+                  and not 0 < moves <= len(histories[i])]
+    values = [value_targets(history, state.returns(), config, rng)
+              for state, history in zip(states, histories)]
+    decisions = [d for history in histories for d in history]
+    if not decisions:  # every game was over before it began
+        return Samples(np.zeros((0, *game_input_shape(game)), np.float32),
+                       np.zeros((0, game.num_actions), np.float32), np.zeros(0, np.float32)), \
+            SelfPlayStats(games, 0, time.perf_counter() - started)
+    samples = Samples(np.stack([d.planes for d in decisions]),
+                      np.stack([d.policy for d in decisions]),
+                      np.concatenate(values).astype(np.float32))
+    stats = SelfPlayStats(games, len(decisions), time.perf_counter() - started, evaluate.calls,
+                          evaluate.positions)
     return samples, stats
 
 
-def _targets(history: list[tuple[np.ndarray, np.ndarray, int, float]], returns: list[float],
-             scheme: str, rng: random.Random) -> list[Sample]:
-    """The samples of one finished game under a value-target scheme (module docstring)."""
-    out = []
+def value_targets(history: list[Decision], returns: list[float], config: AlphaZeroTraining,
+                  rng: random.Random) -> np.ndarray:
+    """The value target of each decision of one finished game (module docstring)."""
+    scheme = config.value_target
     last = len(history) - 1
-    for t, (planes, policy, mover, u) in enumerate(history):
+    out = np.zeros(len(history), dtype=np.float64)
+    if scheme == "search":  # returns of the trajectory s1, a1, u1, ..., sT, aT, rT, backwards
+        g = config.search_discount
+        future = 0.0  # from the point of view of the mover of decision t + 1
+        for t in range(last, -1, -1):
+            mover = history[t].mover
+            if t == last:
+                future = returns[mover]
+            else:
+                same = 1.0 if history[t + 1].mover == mover else -1.0
+                future = (1 - g) * history[t].u_tree + g * same * future
+            out[t] = future
+        return out
+    for t, decision in enumerate(history):
         if scheme == "result" or t == last:
-            value = returns[mover]
-        elif scheme == "search":
-            value = 2.0 * u - 1.0
+            out[t] = returns[decision.mover]
+        elif scheme == "search_root":
+            out[t] = 2.0 * decision.u_root - 1.0
         else:  # hindsight: a goal k >= 1 decisions ahead; reached at once only when k = 1
             goal = rng.randint(t + 1, last + 1)
-            value = 1.0 if goal == t + 1 else 0.0
-        out.append(Sample(planes, policy, float(value)))
+            out[t] = 1.0 if goal == t + 1 else 0.0
     return out
 
 
-# --- self-play in worker processes -------------------------------------------------------------
-_WORKER: dict[str, Any] = {}
+def game_input_shape(game: Game) -> tuple[int, ...]:
+    """The shape of the game's network input (its first decision's planes)."""
+    state = game.initial_state(0)
+    resolve_chance(state, random.Random(0))
+    return tuple(state.encode(max(state.current_player(), 0)).shape)
 
 
-def _init_worker(game_spec: str) -> None:
-    import torch
+# --- self-play workers: processes or Ray actors --------------------------------------------------
+class SelfPlayWorker:
+    """Plays self-play tasks for the trainer: a process of a pool, or a Ray actor."""
 
-    torch.set_num_threads(1)
-    _WORKER["game"] = make_game(game_spec)
+    def __init__(self, game_spec: str, architecture: dict[str, int]) -> None:
+        import torch
+
+        torch.set_num_threads(1)  # one worker per core
+        self.game = make_game(game_spec)
+        self.agent = AlphaZeroAgent(self.game, weights="none", **architecture)
+        self.frozen: Any = None
+        """The network compiled for inference, kept while the weights stay the same."""
+
+    def play(self, config: dict[str, Any], weights: dict, games: int, seed: int,
+             openings: int = 0, moves: int = 0) -> tuple[Samples, SelfPlayStats]:
+        import torch
+
+        network = self.agent.network
+        loaded = network.state_dict()
+        if self.frozen is None or any(not torch.equal(loaded[k], v) for k, v in weights.items()):
+            network.load_state_dict(weights)
+            self.frozen = frozen(network, self.agent.shape)
+        settings = AlphaZeroTraining(**config)
+        return self_play(self.game, self.frozen if settings.search == "arrays" else network,
+                         settings, games, seed, openings, moves)
 
 
-def _self_play_task(task: tuple[dict, dict, int, int]) -> tuple[list[Sample], SelfPlayStats]:
-    config_dict, weights, games, seed = task
-    game = _WORKER["game"]
-    config = AlphaZeroTraining(**config_dict)
-    agent = _new_network(game, config, weights)
-    agent.network.eval()
-    return self_play(game, agent.network, config, games, seed)
+_WORKER: dict[str, SelfPlayWorker] = {}
 
 
-# --- evaluation ----------------------------------------------------------------------------
+def _start_process(game_spec: str, architecture: dict[str, int]) -> None:
+    _WORKER["worker"] = SelfPlayWorker(game_spec, architecture)
+
+
+def _play_in_process(task: tuple) -> tuple[Samples, SelfPlayStats]:
+    return _WORKER["worker"].play(*task)
+
+
+class Workers:
+    """`workers` self-play workers kept for the whole run (numba and torch load once)."""
+
+    def __init__(self, game_spec: str, architecture: dict[str, int], config: AlphaZeroTraining
+                 ) -> None:
+        self.count, self.backend = config.workers, config.backend
+        self.pool: Any = None
+        self.actors: list[Any] = []
+        if self.backend == "ray":
+            try:
+                import ray
+            except ImportError:
+                raise BoardLabError("backend=ray needs Ray; install it with "
+                                    "`pip install 'ray[default]'`") from None
+            self.ray = ray
+            if not ray.is_initialized():
+                ray.init(include_dashboard=False, log_to_driver=False)
+            actor = ray.remote(num_cpus=1)(SelfPlayWorker)
+            self.actors = [actor.remote(game_spec, architecture) for _ in range(self.count)]
+        elif self.count > 1:
+            context = multiprocessing.get_context("spawn")
+            self.pool = context.Pool(self.count, initializer=_start_process,
+                                     initargs=(game_spec, architecture))
+        else:
+            self.local = SelfPlayWorker(game_spec, architecture)
+
+    def play(self, tasks: list[tuple]) -> list[tuple[Samples, SelfPlayStats]]:
+        if self.actors:
+            return self.ray.get([a.play.remote(*t) for a, t in zip(self.actors, tasks)])
+        if self.pool is not None:
+            return self.pool.map(_play_in_process, tasks)
+        return [self.local.play(*task) for task in tasks]
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool = None
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
+
+
+# --- the gate ------------------------------------------------------------------------------------
 def play_networks(game: Game, first: Any, second: Any, games: int, sims: int, c_puct: float,
-                  opening_plies: int, seed: int) -> float:
+                  opening_plies: int, seed: int, search: str = "arrays") -> float:
     """Score of `first` against `second` (draws half), seats alternating, all games in
     lockstep: each step, the trees of the games where one network is to move share a call."""
     import torch
 
     rng = random.Random(seed)
     evaluators = [NetworkEvaluator(first, torch), NetworkEvaluator(second, torch)]
-    search = PUCTSearch(c_puct, rng)
+    run = searcher(game, c_puct, search, rng)
     states, seats = [], []
     for i in range(games):
         state = game.initial_state(seed=derive_seed(seed, "gate", i))
-        _resolve_chance(state, rng)
+        resolve_chance(state, rng)
         for _ in range(opening_plies):
             if state.is_terminal():
                 break
             state.apply(rng.choice(state.legal_actions()))
-            _resolve_chance(state, rng)
+            resolve_chance(state, rng)
         states.append(state)
         seats.append(i % 2)  # the seat of `first`
     active = [i for i, s in enumerate(states) if not s.is_terminal()]
@@ -246,143 +404,176 @@ def play_networks(game: Game, first: Any, second: Any, games: int, sims: int, c_
                       and (states[i].current_player() == seats[i]) == (side == 0)]
             if not movers:
                 continue
-            roots = [Node(states[i], 1.0) for i in movers]
-            search.search_many(roots, sims, evaluators[side])
-            for i, root in zip(movers, roots):
-                states[i].apply(choose_move(root, 0.0, rng))
-                _resolve_chance(states[i], rng)
+            results = run([states[i] for i in movers], sims, evaluators[side], None)
+            for i, result in zip(movers, results):
+                states[i].apply(int(result.actions[pick_move(result, 0.0, rng)]))
+                resolve_chance(states[i], rng)
         active = [i for i in active if not states[i].is_terminal()]
     score = sum((s.returns()[seat] + 1) / 2 for s, seat in zip(states, seats))
     return score / games
 
 
-# --- the loop --------------------------------------------------------------------------------
-class AlphaZeroTrainer:
-    """Owns the networks, the buffer and the files of one training run in `out_dir`."""
+# --- the buffer ----------------------------------------------------------------------------------
+class SampleBuffer:
+    """The newest `capacity` samples in preallocated arrays (planes and policies as float16:
+    planes are 0/1 and visit shares need no more)."""
 
-    def __init__(self, game_spec: str, out_dir: str | os.PathLike[str],
-                 config: AlphaZeroTraining) -> None:
+    def __init__(self, capacity: int, shape: tuple[int, ...], actions: int) -> None:
+        self.planes = np.zeros((capacity, *shape), dtype=np.float16)
+        self.policy = np.zeros((capacity, actions), dtype=np.float16)
+        self.value = np.zeros(capacity, dtype=np.float32)
+        self.size = 0
+        self.next = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def extend(self, samples: Samples) -> None:
+        capacity = len(self.value)
+        for start in range(0, len(samples), capacity):
+            part = slice(start, min(start + capacity, len(samples)))
+            n = part.stop - part.start
+            where = (self.next + np.arange(n)) % capacity
+            self.planes[where] = samples.planes[part]
+            self.policy[where] = samples.policy[part]
+            self.value[where] = samples.value[part]
+            self.next = (self.next + n) % capacity
+            self.size = min(self.size + n, capacity)
+
+    def state_dict(self) -> bytes:
+        """The filled part, compressed (policies are mostly zeros)."""
+        data = io.BytesIO()
+        order = (np.arange(self.size) + (self.next if self.size == len(self.value) else 0)) \
+            % len(self.value)
+        np.savez_compressed(data, planes=self.planes[order], policy=self.policy[order],
+                            value=self.value[order])
+        return data.getvalue()
+
+    def load_state_dict(self, blob: bytes) -> None:
+        with np.load(io.BytesIO(blob)) as data:
+            self.size = self.next = 0
+            self.extend(Samples(data["planes"], data["policy"], data["value"]))
+
+
+# --- the trainer ---------------------------------------------------------------------------------
+@dataclass
+class IterationRow:
+    """What one iteration measured (the metrics row's AlphaZero columns)."""
+
+    policy_loss: float = math.nan
+    value_loss: float = math.nan
+    gate_score: float = math.nan
+    kept: int = 0
+    positions: int = 0
+    selfplay_seconds: float = 0.0
+    leaves: int = 0
+    network_calls: int = 0
+
+
+class AlphaZeroTrainer(Trainer):
+    """Self-play, training and the gate; an iteration is the protocol's unit (`episodes`)."""
+
+    algorithm = "alphazero"
+    unit: ClassVar[str] = "iteration"
+    checkpoint_every: ClassVar[int | None] = 1  # iterations are long: keep every one
+    metric_fields: ClassVar[tuple[str, ...]] = (
+        "policy_loss", "value_loss", "gate_score", "kept", "selfplay_positions_per_s",
+        "leaves_per_call")
+
+    def __init__(self, game: Game, settings: AlphaZeroTraining | None = None,
+                 agent_params: dict[str, Any] | None = None, seed: int = 0,
+                 opponent: str = "") -> None:
+        super().__init__(game, seed)
         import torch
 
+        if opponent:
+            raise BoardLabError("alphazero trains by self-play only; --opponent does not "
+                                "apply to it")
         self.torch = torch
-        torch.set_num_threads(1)
-        self.game = make_game(game_spec)
-        self.game_spec = self.game.spec
-        self.config = config
-        self.out = Path(out_dir)
-        self.out.mkdir(parents=True, exist_ok=True)
-        torch.manual_seed(config.seed)
-        self.best = _new_network(self.game, config)
-        self.candidate = _new_network(self.game, config, self.best.network.state_dict())
+        self.config = config = settings or AlphaZeroTraining()
+        params = {k: v for k, v in (agent_params or {}).items()
+                  if k in ("channels", "blocks")}
+        torch.manual_seed(derive_seed(seed, "alphazero"))
+        self.best = AlphaZeroAgent(game, weights="none", seed=seed, **params)
+        self.architecture = {"channels": self.best.settings.channels,
+                             "blocks": self.best.settings.blocks}
+        self.candidate = AlphaZeroAgent(game, weights="none", **self.architecture)
+        self.candidate.network.load_state_dict(self.best.network.state_dict())
         self.optimizer = torch.optim.Adam(self.candidate.network.parameters(), lr=config.lr,
                                           weight_decay=config.weight_decay)
-        self.buffer: deque[Sample] = deque(maxlen=config.buffer)
-        self.iteration = 0
-        self.seconds = 0.0
-        self.rows: list[dict[str, Any]] = []
-        self._resume()
+        self.buffer = SampleBuffer(config.buffer, self.best.shape, game.num_actions)
+        self.workers: Workers | None = None
+        self.started: float | None = None
+        """When this invocation's first iteration began (minutes= counts from there)."""
+        self.rows: list[IterationRow] = []
+        self.kept = 0
 
-    # --- files -------------------------------------------------------------------------------
-    @property
-    def checkpoint_path(self) -> Path:
-        return self.out / "checkpoint.pt"
+    def identity(self) -> dict[str, Any]:
+        return {**super().identity(), **self.architecture,
+                "value_target": self.config.value_target}
 
-    def _resume(self) -> None:
-        from ..agents.dqn import load_payload
+    # --- the loop ----------------------------------------------------------------------------
+    def advance(self, episodes: int) -> None:
+        if self.started is None:
+            self.started = time.perf_counter()
+        while self.progress.episodes < episodes:
+            self.iterate()  # at least one: a rerun with minutes= always moves on
+            if self.out_of_budget():
+                break
 
-        path = self.checkpoint_path
-        if not path.exists():
-            return
-        payload = load_payload(path, "boardlab-alphazero-checkpoint", self.game.name,
-                               "AlphaZero checkpoint")
-        saved = payload.get("config", {})
-        for name in ("channels", "blocks"):
-            if saved.get(name) != getattr(self.config, name):
-                raise BoardLabError(f"checkpoint {path} has {name}={saved.get(name)}, this run "
-                                    f"asks for {getattr(self.config, name)}: use another --out")
-        self.best.network.load_state_dict(payload["best"])
-        self.candidate.network.load_state_dict(payload["candidate"])
-        self.optimizer.load_state_dict(payload["optimizer"])
-        self.iteration = int(payload["iteration"])
-        self.seconds = float(payload["seconds"])
-        buffer_path = self.out / "buffer.npz"
-        if buffer_path.exists():
-            with np.load(buffer_path) as data:
-                for planes, policy, value in zip(data["planes"], data["policy"], data["value"]):
-                    self.buffer.append(Sample(planes, policy, float(value)))
-        if (self.out / "metrics.csv").exists():
-            with open(self.out / "metrics.csv", newline="") as handle:
-                self.rows = list(csv.DictReader(handle))
+    def out_of_budget(self) -> bool:
+        minutes = self.config.minutes
+        return (minutes > 0 and self.started is not None
+                and time.perf_counter() - self.started > minutes * 60)
 
-    def _save(self) -> None:
-        torch = self.torch
-        if self.buffer:
-            tmp = self.out / "buffer.tmp.npz"
-            np.savez_compressed(tmp, planes=np.stack([s.planes for s in self.buffer]),
-                                policy=np.stack([s.policy for s in self.buffer]),
-                                value=np.array([s.value for s in self.buffer], np.float32))
-            os.replace(tmp, self.out / "buffer.npz")
-        payload = {"format": "boardlab-alphazero-checkpoint", "game": self.game.name,
-                   "config": asdict(self.config), "iteration": self.iteration,
-                   "seconds": self.seconds, "best": self.best.network.state_dict(),
-                   "candidate": self.candidate.network.state_dict(),
-                   "optimizer": self.optimizer.state_dict()}
-        tmp = self.checkpoint_path.with_name("checkpoint.tmp.pt")
-        torch.save(payload, tmp)
-        os.replace(tmp, self.checkpoint_path)
-        self.best.save(self.out / "weights.pt", {"iterations": self.iteration,
-                                                 "value_target": self.config.value_target})
-        self._write_metrics()
+    def iterate(self) -> None:
+        row = IterationRow()
+        stats = self.self_play()
+        row.positions, row.selfplay_seconds = stats.positions, stats.seconds
+        row.leaves, row.network_calls = stats.leaves, stats.network_calls
+        row.policy_loss, row.value_loss = self.learn()
+        row.gate_score, kept = self.gate()
+        row.kept = int(kept)
+        self.kept += row.kept
+        self.rows.append(row)
+        self.progress.episodes += 1
+        self.progress.env_steps += stats.positions
+        self.progress.updates += self.config.train_steps
 
-    def _write_metrics(self) -> None:
-        if not self.rows:
-            return
-        with open(self.out / "metrics.csv", "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(self.rows[0]))
-            writer.writeheader()
-            writer.writerows(self.rows)
-        _plot(self.rows, self.out / "curve.png", self.game_spec)
-
-    # --- one iteration -----------------------------------------------------------------------
     def self_play(self) -> SelfPlayStats:
         config = self.config
+        if self.workers is None:
+            self.workers = Workers(self.game.spec, self.architecture, config)
         weights = {k: v.clone() for k, v in self.best.network.state_dict().items()}
         tasks = [(asdict(config), weights, config.games_per_worker,
-                  derive_seed(config.seed, "iteration", self.iteration, w))
+                  derive_seed(self.seed, "iteration", self.progress.episodes, w))
                  for w in range(config.workers)]
         started = time.perf_counter()
-        if config.workers == 1:
-            _init_worker(self.game_spec)
-            results = [_self_play_task(tasks[0])]
-        else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(config.workers, initializer=_init_worker,
-                              initargs=(self.game_spec,)) as pool:
-                results = pool.map(_self_play_task, tasks)
         total = SelfPlayStats()
-        for samples, stats in results:
+        for samples, stats in self.workers.play(tasks):
             self.buffer.extend(samples)
             total.games += stats.games
             total.positions += stats.positions
             total.network_calls += stats.network_calls
+            total.leaves += stats.leaves
         total.seconds = time.perf_counter() - started
         return total
 
-    def train(self) -> tuple[float, float]:
+    def learn(self) -> tuple[float, float]:
         """`train_steps` minibatches; the mean policy and value losses."""
         torch = self.torch
         config = self.config
         network = self.candidate.network
         network.train()
-        rng = np.random.default_rng(derive_seed(config.seed, "train", self.iteration))
+        rng = np.random.default_rng(derive_seed(self.seed, "train", self.progress.episodes))
         policy_losses, value_losses = [], []
-        samples = list(self.buffer)
+        buffer = self.buffer
         for _ in range(config.train_steps):
-            picks = rng.integers(0, len(samples), size=min(config.batch, len(samples)))
-            planes = torch.from_numpy(np.stack([samples[i].planes for i in picks]))
-            target_policy = torch.from_numpy(np.stack([samples[i].policy for i in picks]))
-            target_value = torch.tensor([samples[i].value for i in picks], dtype=torch.float32)
-            logits, value = network(planes.float())
+            picks = rng.integers(0, len(buffer), size=min(config.batch, len(buffer)))
+            planes = torch.from_numpy(buffer.planes[picks].astype(np.float32))
+            target_policy = torch.from_numpy(buffer.policy[picks].astype(np.float32))
+            target_value = torch.from_numpy(buffer.value[picks])
+            logits, value = network(planes)
             policy_loss = -(target_policy * torch.log_softmax(logits, dim=1)).sum(1).mean()
             value_loss = ((value - target_value) ** 2).mean()
             self.optimizer.zero_grad()
@@ -396,146 +587,84 @@ class AlphaZeroTrainer:
     def gate(self) -> tuple[float, bool]:
         config = self.config
         if config.eval_games == 0:
-            score = math.nan
-            keep = True
+            score, keep = math.nan, True
         else:
             score = play_networks(self.game, self.candidate.network, self.best.network,
                                   config.eval_games, config.eval_sims, config.c_puct,
                                   config.opening_plies,
-                                  derive_seed(config.seed, "gate", self.iteration))
+                                  derive_seed(self.seed, "gate", self.progress.episodes),
+                                  config.search)
             keep = score >= config.gate
         if keep:
             self.best.network.load_state_dict(self.candidate.network.state_dict())
         return score, keep
 
-    def run(self, on_iteration: Callable[[dict[str, Any]], None] | None = None
-            ) -> list[dict[str, Any]]:
-        config = self.config
-        deadline = time.perf_counter() + config.minutes * 60 if config.minutes > 0 else math.inf
-        while self.iteration < config.iterations and time.perf_counter() < deadline:
-            started = time.perf_counter()
-            stats = self.self_play()
-            policy_loss, value_loss = self.train()
-            score, kept = self.gate()
-            self.iteration += 1
-            self.seconds += time.perf_counter() - started
-            row = {"iteration": self.iteration, "games": stats.games,
-                   "positions": stats.positions, "buffer": len(self.buffer),
-                   "policy_loss": round(policy_loss, 5), "value_loss": round(value_loss, 5),
-                   "gate_score": round(score, 4), "kept": int(kept),
-                   "selfplay_positions_per_s": round(stats.positions / stats.seconds, 2),
-                   "leaves_per_call": round(stats.positions * config.sims
-                                            / max(stats.network_calls, 1), 2),
-                   "seconds": round(self.seconds, 1)}
-            self.rows.append(row)
-            self._save()
-            if on_iteration is not None:
-                on_iteration(row)
-        return self.rows
+    # --- the protocol's other parts ----------------------------------------------------------
+    def player(self) -> Agent:
+        player = AlphaZeroAgent(self.game, weights="none", sims=self.config.eval_sims,
+                                c_puct=self.config.c_puct, **self.architecture)
+        player.network.load_state_dict(self.best.network.state_dict())
+        player.network.eval()
+        player.spec = "alphazero (training)"
+        return player
 
+    def metrics(self) -> dict[str, Any]:
+        """Means over the iterations since the last row, and the last gate."""
+        rows, self.rows = self.rows, []
+        if not rows:
+            return {}
+        positions = sum(r.positions for r in rows)
+        seconds = sum(r.selfplay_seconds for r in rows)
+        policy = float(np.mean([r.policy_loss for r in rows]))
+        value = float(np.mean([r.value_loss for r in rows]))
+        return {"loss": round(policy + value, 5), "policy_loss": round(policy, 5),
+                "value_loss": round(value, 5), "gate_score": round(rows[-1].gate_score, 4),
+                "kept": sum(r.kept for r in rows),
+                "selfplay_positions_per_s": round(positions / max(seconds, 1e-9), 2),
+                "leaves_per_call": round(sum(r.leaves for r in rows)
+                                         / max(sum(r.network_calls for r in rows), 1), 2)}
 
-def measure_batching(game_spec: str, weights: Any, config: AlphaZeroTraining, games: int = 8,
-                     seed: int = 0) -> dict[str, float]:
-    """Self-play positions per second with all `games` in lockstep (one network call for
-    their leaves) against the same games played one at a time, in the same process."""
-    import torch
+    def save_checkpoint(self, path: Path, meta: dict[str, Any]) -> None:
+        from ..agents.dqn import save_payload
 
-    torch.set_num_threads(1)
-    game = make_game(game_spec)
-    network = _new_network(game, config, weights).network
-    network.eval()
-    started = time.perf_counter()
-    together, _ = self_play(game, network, config, games, seed)
-    batched = len(together) / (time.perf_counter() - started)
-    started = time.perf_counter()
-    alone = []
-    for i in range(games):
-        samples, _ = self_play(game, network, config, 1, derive_seed(seed, "alone", i))
-        alone.extend(samples)
-    single = len(alone) / (time.perf_counter() - started)
-    return {"batched_positions_per_s": batched, "single_positions_per_s": single,
-            "gain": batched / single}
+        save_payload(path, {
+            "format": "boardlab-alphazero-checkpoint", "game": self.game.name,
+            "checkpoint": json.dumps({**meta, "kept": self.kept,
+                                      "config": asdict(self.config)}),
+            "best": self.best.network.state_dict(),
+            "candidate": self.candidate.network.state_dict(),
+            "optimizer": self.optimizer.state_dict(), "buffer": self.buffer.state_dict(),
+            "torch_rng": self.torch.get_rng_state()})
 
+    def load_checkpoint(self, path: Path) -> dict[str, Any]:
+        from ..agents.dqn import load_payload
 
-def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
-    import matplotlib
+        payload = load_payload(path, "boardlab-alphazero-checkpoint", self.game.name,
+                               "AlphaZero checkpoint")
+        try:
+            meta = json.loads(payload["checkpoint"])
+            self.best.network.load_state_dict(payload["best"])
+            self.candidate.network.load_state_dict(payload["candidate"])
+            self.optimizer.load_state_dict(payload["optimizer"])
+            self.buffer.load_state_dict(payload["buffer"])
+            self.torch.set_rng_state(payload["torch_rng"])
+            self.kept = int(meta["kept"])
+            self.progress.restore(meta)
+        except (RuntimeError, KeyError, TypeError, ValueError) as error:
+            raise unfit_checkpoint(path, "AlphaZero checkpoint", error) from None
+        return meta
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    def export(self, path: Path) -> int:
+        return self.best.save(path, {"iterations": self.progress.episodes,
+                                     "value_target": self.config.value_target})
 
-    x = [int(r["iteration"]) for r in rows]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    left.plot(x, [float(r["policy_loss"]) for r in rows], label="policy loss")
-    left.plot(x, [float(r["value_loss"]) for r in rows], label="value loss")
-    left.set_xlabel("iteration")
-    left.legend()
-    right.plot(x, [float(r["gate_score"]) for r in rows], "o-", label="candidate vs best")
-    if "vs_mcts" in rows[0]:
-        right.plot(x, [float(r["vs_mcts"]) for r in rows], "s-", label="vs mcts")
-    right.axhline(0.5, color="grey", lw=0.5)
-    right.set_ylim(0, 1)
-    right.set_xlabel("iteration")
-    right.legend()
-    fig.suptitle(f"AlphaZero on {title}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
+    def describe(self) -> str:
+        return (f"{self.progress.episodes} iterations, {self.kept} candidates kept by the "
+                f"gate; buffer {len(self.buffer)} samples; self-play {self.config.search} "
+                f"search, {self.config.workers} {self.config.backend} workers x "
+                f"{self.config.games_per_worker} games in lockstep")
 
-
-def training_fields() -> list[str]:
-    return [f.name for f in fields(AlphaZeroTraining)]
-
-
-def train_command(game_spec: str, out: str, params: str, seed: int, progress: bool = True,
-                  measure: bool = True) -> int:
-    """`boardlab train GAME alphazero --out DIR --params k=v,...`: run (or resume) a training
-    run, print a line per iteration, then throughput and the batching gain measured now."""
-    from rich.console import Console
-
-    from ..core.registry import build_settings, split_params
-
-    console = Console()
-    given = split_params(params, "train alphazero --params")
-    known = set(training_fields())
-    unknown = set(given) - known
-    if unknown:
-        raise ParseError(f"train alphazero --params: unknown {', '.join(sorted(unknown))}; it "
-                         f"takes: {', '.join(sorted(known))}")
-    given.setdefault("seed", str(seed))
-    config = build_settings(AlphaZeroTraining, given, "alphazero training")
-    out_dir = Path(out)
-    if out_dir.suffix:
-        raise ParseError(f"--out {out} names a file; alphazero writes a directory "
-                         f"(weights.pt, checkpoint.pt, metrics.csv, curve.png in it)")
-    trainer = AlphaZeroTrainer(game_spec, out_dir, config)
-    if trainer.iteration:
-        console.print(f"resumed at iteration {trainer.iteration} ({trainer.checkpoint_path})",
-                      soft_wrap=True)
-
-    def show(row: dict[str, Any]) -> None:
-        if progress:
-            console.print(f"iteration {row['iteration']}: {row['positions']} positions "
-                          f"({row['selfplay_positions_per_s']}/s), policy loss "
-                          f"{row['policy_loss']}, value loss {row['value_loss']}, gate "
-                          f"{row['gate_score']} ({'kept' if row['kept'] else 'dropped'}), "
-                          f"{row['seconds']}s", highlight=False, soft_wrap=True)
-
-    rows = trainer.run(show)
-    if not rows:
-        console.print("nothing trained (iterations reached); raise iterations= to continue")
-        return 0
-    positions = sum(int(r["positions"]) for r in rows)
-    console.print(f"weights {out_dir / 'weights.pt'}; metrics {out_dir / 'metrics.csv'}; curve "
-                  f"{out_dir / 'curve.png'}", highlight=False, soft_wrap=True)
-    console.print(f"throughput: {positions} self-play positions in {trainer.seconds:.0f}s of "
-                  f"training ({positions / max(trainer.seconds, 1e-9):.1f} positions/s over "
-                  f"the whole loop, {config.workers} workers)", highlight=False, soft_wrap=True)
-    if measure:
-        gain = measure_batching(game_spec, trainer.best.network.state_dict(), config,
-                                games=min(8, config.games_per_worker), seed=config.seed)
-        console.print(f"batching: {gain['batched_positions_per_s']:.1f} positions/s with "
-                      f"{min(8, config.games_per_worker)} games' leaves in one call, "
-                      f"{gain['single_positions_per_s']:.1f} one game at a time: "
-                      f"{gain['gain']:.2f}x (one process, measured now)", highlight=False,
-                      soft_wrap=True)
-    return 0
+    def close(self) -> None:
+        if self.workers is not None:
+            self.workers.close()
+            self.workers = None

@@ -25,9 +25,9 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Train a learning agent with a progress bar, periodic evaluation against "
                     "random and greedy, a metrics CSV and a learning-curve PNG next to --out. "
                     "Rerunning the same command resumes from the checkpoint PATH.ckpt. "
-                    "alphazero writes a directory (--out DIR) and takes its settings from "
-                    "--params (iterations=, minutes=, workers=, sims=, value_target=, ...); "
-                    "--episodes, --opponent and --eval-* do not apply to it.")
+                    "For alphazero an episode is a whole iteration (self-play, training, "
+                    "gate): --episodes counts iterations, minutes= in --params stops early, "
+                    "and an --out without a suffix is a directory (DIR/weights.pt).")
     train.add_argument("game", help="game spec, e.g. jungle")
     train.add_argument("agent", choices=ALGORITHMS)
     train.add_argument("--out", required=True, help="weights file to write, e.g. "
@@ -53,13 +53,16 @@ def build_trainer(game_spec: str, algorithm: str, params: str = "", seed: int = 
     """(game, trainer) with `params` split between the agent's and the training settings."""
     from ..agents.dqn import DQNSettings
     from ..agents.qlearning import QLearningSettings
+    from ..agents.alphazero import AlphaZeroSettings
+    from .alphazero import AlphaZeroTrainer, AlphaZeroTraining
     from .dqn import DQNTrainer, DQNTraining
     from .qlearning import QLearningTrainer, QLearningTraining
 
     game = make_game(game_spec)
     agent_class, training_class, trainer_class = {
         "qlearning": (QLearningSettings, QLearningTraining, QLearningTrainer),
-        "dqn": (DQNSettings, DQNTraining, DQNTrainer)}[algorithm]
+        "dqn": (DQNSettings, DQNTraining, DQNTrainer),
+        "alphazero": (AlphaZeroSettings, AlphaZeroTraining, AlphaZeroTrainer)}[algorithm]
     given = split_params(params, f"train {algorithm} --params")
     agent_fields = {f.name for f in dataclasses.fields(agent_class)} - {"weights"}
     training_fields = {f.name for f in dataclasses.fields(training_class)}
@@ -85,12 +88,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")  # curves are files; no window, whatever the machine has
     console = Console()
     torch.set_num_threads(1)  # small networks: a second thread only contends (measured)
-    if args.agent == "alphazero":  # its own loop: self-play, a gate, a directory of files
-        from .alphazero import train_command
-
-        return train_command(args.game, args.out, args.params, args.seed,
-                             progress=not args.no_progress)
     out = Path(args.out)
+    if args.agent == "alphazero" and not out.suffix:  # the directory its older runs wrote
+        out = out / "weights.pt"
     paths = paths_for(out)
     game, trainer = build_trainer(args.game, args.agent, args.params, args.seed,
                                   args.opponent)
@@ -108,14 +108,15 @@ def cmd_train(args: argparse.Namespace) -> int:
         if close is not None:
             close()
     if report.resumed_from:
-        console.print(f"resumed from episode {report.resumed_from} ({paths['checkpoint']})")
+        console.print(f"resumed from {trainer.unit} {report.resumed_from} "
+                      f"({paths['checkpoint']})")
     if report.resumed_from >= args.episodes:
-        console.print(f"already trained for {report.resumed_from} episodes; nothing to do "
+        console.print(f"already trained for {report.resumed_from} {trainer.unit}s; nothing to do "
                       f"(raise --episodes to continue)")
         return 0
     if report.rows:
         last = report.rows[-1]
-        console.print(f"episode {last['episode']}: vs random {last['score_random']:.3f}, "
+        console.print(f"{trainer.unit} {last['episode']}: vs random {last['score_random']:.3f}, "
                       f"vs greedy {last['score_greedy']:.3f} (draws half, "
                       f"{args.eval_games} games each)")
     console.print(trainer.describe())
@@ -145,7 +146,7 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, title: str) -> None:
     losses = [(r["episode"], r["loss"]) for r in rows
               if isinstance(r["loss"], (int, float)) and not math.isnan(r["loss"])]
     bottom.plot([e for e, _ in losses], [v for _, v in losses], color="tab:red", marker=".")
-    bottom.set_ylabel("loss" if title == "dqn" else "mean |TD error|")
+    bottom.set_ylabel("mean |TD error|" if title == "qlearning" else "loss")
     bottom.set_xlabel("episode")
     fig.tight_layout()
     fig.savefig(path, dpi=80)

@@ -53,11 +53,31 @@ class Progress:
         return {"episodes": self.episodes, "env_steps": self.env_steps,
                 "updates": self.updates, "seconds": self.seconds}
 
+    def restore(self, meta: dict[str, Any]) -> None:
+        """The counters saved in a checkpoint's meta (KeyError if one is missing)."""
+        self.episodes, self.env_steps = meta["episodes"], meta["env_steps"]
+        self.updates, self.seconds = meta["updates"], meta["seconds"]
+
+
+def unfit_checkpoint(path: Path, what: str, error: Exception) -> BoardLabError:
+    """The one-line error for a checkpoint whose contents do not fit the trainer."""
+    first = (str(error).splitlines() or [""])[0][:120]
+    return BoardLabError(f"{what} {path} does not fit this training run "
+                         f"({type(error).__name__}: {first}); delete it or use another --out")
+
 
 class Trainer(ABC):
     """One learning algorithm on one game, driven by `train`."""
 
     algorithm: ClassVar[str] = ""
+    unit: ClassVar[str] = "episode"
+    """What `episodes` counts for this trainer: AlphaZero's unit is a whole iteration
+    (self-play, training, gate), too coarse to stop inside and still resume exactly."""
+    checkpoint_every: ClassVar[int | None] = None
+    """Episodes between checkpoints when `train` is given none (None: at each evaluation);
+    AlphaZero keeps every iteration, each minutes long."""
+    metric_fields: ClassVar[tuple[str, ...]] = ()
+    """Columns this trainer adds to METRIC_FIELDS in the metrics CSV (from `metrics()`)."""
 
     def __init__(self, game: Game, seed: int) -> None:
         self.game = game
@@ -95,6 +115,12 @@ class Trainer(ABC):
 
     def describe(self) -> str:
         return ""
+
+    def out_of_budget(self) -> bool:
+        """Whether the trainer's own budget (AlphaZero's minutes=) is spent: `train` then ends
+        as if the requested episodes were done (evaluation, export, checkpoint), and `advance`
+        may return early. Default: no budget of its own."""
+        return False
 
 
 @dataclass
@@ -141,7 +167,7 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
         raise BoardLabError(f"--episodes must be at least 1, got {episodes}")
     if eval_every < 1 or eval_games < 1:
         raise BoardLabError("--eval-every and --eval-games must be at least 1")
-    checkpoint_every = checkpoint_every or eval_every
+    checkpoint_every = checkpoint_every or trainer.checkpoint_every or eval_every
     paths = paths_for(out)
     rows: list[dict[str, Any]] = []
     report = RunReport()
@@ -170,18 +196,20 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
         if on_advance is not None:
             on_advance(trainer.progress)
         done = trainer.progress.episodes
-        finished = done >= episodes
+        finished = done >= episodes or trainer.out_of_budget()
         if finished or _crossed(target, done, eval_every):
             started = time.perf_counter()
             rows.append(evaluation_row(trainer, evaluators, eval_games))
             report.eval_seconds += time.perf_counter() - started
             report.weights_bytes = trainer.export(paths["weights"])
-            write_rows(rows, paths["csv"])
+            write_rows(rows, paths["csv"], trainer.metric_fields)
             if on_row is not None:
                 on_row(rows)
         if finished or _crossed(target, done, checkpoint_every):
             trainer.save_checkpoint(paths["checkpoint"],
                                     {**trainer.identity(), **trainer.progress.to_dict()})
+        if finished:  # done, or the trainer's own budget is spent
+            break
     report.rows = rows
     return report
 
@@ -223,11 +251,12 @@ def evaluation_row(trainer: Trainer, evaluators: dict[str, Agent],
     return row
 
 
-def write_rows(rows: list[dict[str, Any]], path: Path) -> None:
+def write_rows(rows: list[dict[str, Any]], path: Path, extra: tuple[str, ...] = ()) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=METRIC_FIELDS, extrasaction="ignore")
+        writer = csv.DictWriter(handle, fieldnames=METRIC_FIELDS + list(extra),
+                                extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
     tmp.replace(path)

@@ -1,0 +1,146 @@
+"""AlphaZero self-play speed, beside the search it replaced and beside the network's bound.
+
+Two tasks per game, each with its denominator measured in the same run (`attach_ratios`):
+- `selfplay-alphazero` (positions/s, a position = one self-play decision): the compiled array
+  search (learn/puct.py) with `LOCKSTEP` games a worker, against the reference Node search
+  with the trainer's former default of 16 games a worker (`search=nodes`), both on `WORKERS`
+  worker processes, `SIMS` simulations a move;
+- `selfplay-alphazero-leaves` (positions the network evaluated per second, in one process):
+  the array search's self-play against the same network's own forward pass at batch 256 in
+  the same process, the bound self-play approaches.
+The network is the game's shipped one where there is one (a trained net shapes the trees as
+training does), else an untrained one of the default size. Games open with up to
+`OPENING_PLIES` seeded random plies so that every batch measures positions from the whole
+game, and a batch stops after a fixed number of decisions per game.
+"""
+
+from __future__ import annotations
+
+import atexit
+from dataclasses import asdict
+from typing import Any
+
+from ..core.game import Game
+from .timing import Batch, Job, Skip
+
+SIMS = 48
+WORKERS = 2
+LOCKSTEP = 64
+QUICK_LOCKSTEP = 8
+REFERENCE_LOCKSTEP = 16
+OPENING_PLIES = 40
+MOVES = (2, 6)
+"""Decisions per game in one timed batch (quick, full)."""
+
+
+def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
+    if game.facts.num_players != 2 or not game.facts.zero_sum:
+        return []
+    moves = MOVES[0] if quick else MOVES[1]
+    lockstep = QUICK_LOCKSTEP if quick else LOCKSTEP
+    work = f"sims={SIMS}, {WORKERS} workers, {{}} games each, {moves} moves a game per batch"
+    return [
+        Job(name, "selfplay-alphazero", f"array search x{lockstep} games", "positions",
+            work.format(lockstep), lambda: _self_play(game, "arrays", lockstep, moves),
+            warmup=False),
+        Job(name, "selfplay-alphazero", f"node search x{REFERENCE_LOCKSTEP} games (before)",
+            "positions", work.format(REFERENCE_LOCKSTEP),
+            lambda: _self_play(game, "nodes", REFERENCE_LOCKSTEP, moves), peer=True,
+            warmup=False),
+        Job(name, "selfplay-alphazero-leaves", f"array search x{lockstep} games, 1 process",
+            "leaves", f"network evaluations in self-play, sims={SIMS}",
+            lambda: _leaves(game, lockstep, moves), warmup=False),
+        Job(name, "selfplay-alphazero-leaves", "the same network alone, batch 256",
+            "leaves", "frozen forward pass, 1 thread", lambda: _bound(game), peer=True),
+    ]
+
+
+def _network(game: Game) -> tuple[Any, dict[str, int]]:
+    """The shipped network's agent where there is one, else an untrained default net."""
+    from ..agents.alphazero import AlphaZeroAgent
+    from ..core.game import BoardLabError
+
+    try:
+        agent = AlphaZeroAgent(game)
+    except BoardLabError:
+        agent = AlphaZeroAgent(game, weights="none")
+    except ImportError as error:
+        raise Skip(f"torch is not installed ({error})") from None
+    return agent, {"channels": agent.settings.channels, "blocks": agent.settings.blocks}
+
+
+def _config(search: str, lockstep: int) -> Any:
+    from ..learn.alphazero import AlphaZeroTraining
+
+    return AlphaZeroTraining(workers=WORKERS, games_per_worker=lockstep, sims=SIMS,
+                             search=search, temperature_moves=8)
+
+
+def _self_play(game: Game, search: str, lockstep: int, moves: int) -> Batch:
+    from ..learn.alphazero import Workers
+
+    agent, architecture = _network(game)
+    config = _config(search, lockstep)
+    workers = Workers(game.spec, architecture, config)
+    atexit.register(workers.close)
+    weights = agent.network.state_dict()
+    rounds = iter(range(10**9))
+
+    def batch() -> int:
+        seed = next(rounds)
+        tasks = [(asdict(config), weights, lockstep, 1000 * seed + w, OPENING_PLIES, moves)
+                 for w in range(WORKERS)]
+        return sum(stats.positions for _, stats in workers.play(tasks))
+    # Warm the workers up (imports, compiled kernels) outside the timed batches.
+    workers.play([(asdict(config), weights, 2, 10**6 + w, OPENING_PLIES, 1)
+                  for w in range(WORKERS)])
+    return batch
+
+
+def _leaves(game: Game, lockstep: int, moves: int) -> Batch:
+    from ..learn.alphazero import self_play
+
+    agent, _ = _network(game)
+    config = _config("arrays", lockstep)
+    self_play(game, agent.network, config, 2, 10**6, OPENING_PLIES, 1)  # compile
+    rounds = iter(range(10**9))
+
+    def batch() -> int:
+        return self_play(game, agent.network, config, lockstep, next(rounds), OPENING_PLIES,
+                         moves)[1].leaves
+    return _one_thread(batch)
+
+
+def _bound(game: Game) -> Batch:
+    import numpy as np
+    import torch
+
+    from ..learn.puct import frozen
+    from .ours import random_positions
+
+    agent, _ = _network(game)
+    positions = random_positions(game, 256, 9)
+    planes = torch.from_numpy(game.encode_batch(positions, [s.current_player()
+                                                            for s in positions])
+                              .astype(np.float32))
+    net = frozen(agent.network, agent.shape)
+
+    def batch() -> int:
+        with torch.no_grad():
+            net(planes)
+        return len(planes)
+    return _one_thread(batch)
+
+
+def _one_thread(batch: Batch) -> Batch:
+    """`batch` on one torch thread, as a self-play worker runs (bench/network.py's reason)."""
+    import torch
+
+    def timed() -> int:
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return batch()
+        finally:
+            torch.set_num_threads(threads)
+    return timed
