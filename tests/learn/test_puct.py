@@ -94,3 +94,8 @@ def test_the_frozen_network_computes_what_the_module_does():
         fast_logits, fast_values = frozen(agent.network, agent.shape)(planes)
     assert torch.allclose(logits, fast_logits, atol=1e-4)
     assert torch.allclose(values, fast_values, atol=1e-5)
+    with torch.no_grad():
+        low_logits, low_values = frozen(agent.network, agent.shape, bfloat16=True)(planes)
+    assert low_logits.dtype == torch.float32
+    assert torch.allclose(logits, low_logits, atol=0.05)
+    assert torch.allclose(values, low_values, atol=0.05)

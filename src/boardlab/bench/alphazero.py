@@ -43,6 +43,9 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
         Job(name, "selfplay-alphazero", f"array search x{lockstep} games", "positions",
             work.format(lockstep), lambda: _self_play(game, "arrays", lockstep, moves),
             warmup=False),
+        Job(name, "selfplay-alphazero", f"array search x{lockstep} games, bfloat16",
+            "positions", work.format(lockstep) + ", inference=bfloat16",
+            lambda: _self_play(game, "arrays", lockstep, moves, "bfloat16"), warmup=False),
         Job(name, "selfplay-alphazero", f"node search x{REFERENCE_LOCKSTEP} games (before)",
             "positions", work.format(REFERENCE_LOCKSTEP),
             lambda: _self_play(game, "nodes", REFERENCE_LOCKSTEP, moves), peer=True,
@@ -69,18 +72,19 @@ def _network(game: Game) -> tuple[Any, dict[str, int]]:
     return agent, {"channels": agent.settings.channels, "blocks": agent.settings.blocks}
 
 
-def _config(search: str, lockstep: int) -> Any:
+def _config(search: str, lockstep: int, inference: str = "float32") -> Any:
     from ..learn.alphazero import AlphaZeroTraining
 
     return AlphaZeroTraining(workers=WORKERS, games_per_worker=lockstep, sims=SIMS,
-                             search=search, temperature_moves=8)
+                             search=search, temperature_moves=8, inference=inference)
 
 
-def _self_play(game: Game, search: str, lockstep: int, moves: int) -> Batch:
+def _self_play(game: Game, search: str, lockstep: int, moves: int,
+               inference: str = "float32") -> Batch:
     from ..learn.alphazero import Workers
 
     agent, architecture = _network(game)
-    config = _config(search, lockstep)
+    config = _config(search, lockstep, inference)
     workers = Workers(game.spec, architecture, config)
     atexit.register(workers.close)
     weights = agent.network.state_dict()
