@@ -41,13 +41,13 @@ for line in sys.stdin:
 """
 
 
-def fake_uci_engine(tmp_path: Path, on_go: str) -> str:
+def fake_uci_engine(tmp_path: Path, on_go: str, reply_timeout: float = 30) -> str:
     """A UCI engine that shakes hands properly and then does `on_go` (Python lines) when asked
     to move; it appends a line to starts.log each time it starts."""
     script = tmp_path / "fake_engine.py"
     script.write_text(FAKE_UCI.format(log=str(tmp_path / "starts.log"),
                                       on_go=textwrap.indent(on_go, " " * 8)))
-    return f"engine:cmd={sys.executable} {script},reply_timeout=1"
+    return f"engine:cmd={sys.executable} {script},reply_timeout={reply_timeout:g}"
 
 
 def starts(tmp_path: Path) -> int:
@@ -78,11 +78,21 @@ def test_an_engine_that_exits_loses_each_game_and_is_started_again(tmp_path: Pat
 
 
 def test_an_engine_that_hangs_is_stopped_and_loses(tmp_path: Path) -> None:
-    fake = fake_uci_engine(tmp_path, "time.sleep(600)")
+    fake = fake_uci_engine(tmp_path, "time.sleep(600)", reply_timeout=3)
     result = tournament_against(fake, tmp_path)
     assert result.pair("random", fake) == (2, 2, 0, 0)
     for reason in forfeit_reasons(result, tmp_path):
-        assert "did not answer `go depth 1` within 1s; it was stopped" in reason
+        assert "did not answer `go depth 1` within 3s; it was stopped" in reason
+
+
+def test_an_engine_that_cannot_start_loses_at_its_first_move(tmp_path: Path) -> None:
+    """A fault before the first move (no handshake) forfeits the game too."""
+    script = tmp_path / "silent.py"
+    script.write_text("import time\ntime.sleep(600)\n")
+    fake = f"engine:cmd={sys.executable} {script},reply_timeout=2"
+    result = tournament_against(fake, tmp_path)
+    assert result.pair("random", fake) == (2, 2, 0, 0)
+    assert all("did not answer `uci` within 2s" in r for r in forfeit_reasons(result, tmp_path))
 
 
 def test_an_engine_that_answers_an_illegal_move_loses(tmp_path: Path) -> None:

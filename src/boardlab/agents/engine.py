@@ -92,6 +92,8 @@ class EngineAgent(Agent):
             raise ParseError(f"engine command {self.argv[0]!r} not found (Debian: apt-get "
                              "install fairy-stockfish or grhino)")
         self.process: EngineProcess | None = None
+        self.failure: EngineError | None = None
+        """Why the engine could not start this game (raised at the first move)."""
         self.follower = MoveFollower()
         self.root = ""
         self.moves: list[str] = []
@@ -100,6 +102,15 @@ class EngineAgent(Agent):
     # --- the game ------------------------------------------------------------------------
     def start_game(self, player: int, seed: int) -> None:
         super().start_game(player, seed)
+        # The match runner scores faults raised by `act`, not here: a failure to start is
+        # kept and raised at the first move, so it forfeits this game like any other fault.
+        self.failure = None
+        try:
+            self._new_game()
+        except EngineError as error:
+            self.failure = error
+
+    def _new_game(self) -> None:
         if self.process is None or not self.process.alive():
             self._start_engine()
         assert self.process is not None
@@ -116,6 +127,8 @@ class EngineAgent(Agent):
             self.process.expect(lambda line: line == "readyok", "isready")
 
     def act(self, state: State, clock: Clock) -> int:
+        if self.failure is not None:
+            raise self.failure
         if self.process is None or not self.process.alive():
             raise EngineError(f"{self._name()} is not running (it exited: "
                               f"{self.process.exit_text() if self.process else 'never started'})")
