@@ -199,3 +199,14 @@ def test_self_play_actors_on_a_local_ray_cluster():
     finally:
         ray.shutdown()
     assert stats.games == 4 and len(run.buffer) == stats.positions > 0
+
+
+def test_init_starts_both_networks_from_a_weights_file(tmp_path):
+    import torch
+
+    start = trainer()
+    start.export(tmp_path / "start.pt")
+    run = trainer(init=str(tmp_path / "start.pt"), value_target="hindsight")
+    for name, tensor in start.best.network.state_dict().items():
+        assert torch.equal(run.best.network.state_dict()[name], tensor)
+        assert torch.equal(run.candidate.network.state_dict()[name], tensor)

@@ -102,6 +102,9 @@ class AlphaZeroTraining:
     """Minibatches per iteration."""
     lr: float = 1e-3
     weight_decay: float = 1e-4
+    init: str = ""
+    """Weights file (.pt) both networks start from instead of a fresh one (e.g. to compare
+    value targets from the same start); its architecture is used."""
     eval_games: int = 20
     """Candidate against best at each gate; 0 = always keep the candidate."""
     eval_sims: int = 32
@@ -502,7 +505,8 @@ class AlphaZeroTrainer(Trainer):
         params = {k: v for k, v in (agent_params or {}).items()
                   if k in ("channels", "blocks")}
         torch.manual_seed(derive_seed(seed, "alphazero"))
-        self.best = AlphaZeroAgent(game, weights="none", seed=seed, **params)
+        self.best = (AlphaZeroAgent(game, weights=config.init) if config.init else
+                     AlphaZeroAgent(game, weights="none", seed=seed, **params))
         self.architecture = {"channels": self.best.settings.channels,
                              "blocks": self.best.settings.blocks}
         self.candidate = AlphaZeroAgent(game, weights="none", **self.architecture)
