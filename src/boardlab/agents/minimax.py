@@ -11,7 +11,11 @@ heuristic scores the leaves. Then the tricks that make it fast, one line each:
 - move ordering: the table's best move first, then captures, then killer moves that cut off at
   the same depth before, so that alpha-beta prunes early;
 - a compiled search: where the game offers one (`Game.compiled_minimax`), each iteration runs
-  in a numba kernel that returns the same values as the Python search without the table.
+  in a numba kernel that returns the same values as the Python search without the table;
+- quiescence search (`quiescence=true`, compiled only: `Game.compiled_quiescence`): leaves
+  are extended by captures until quiet, so a leaf is never scored in the middle of a trade;
+- time management: with a clock, an iteration is not started once half the time is spent (the
+  next one usually costs more than all before it), and one that overruns is abandoned.
 """
 
 from __future__ import annotations
@@ -20,9 +24,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
-from ..core.game import CHANCE, Game, State
+from ..core.game import CHANCE, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
+NO_DEPTH_LIMIT = 1000
+"""The deepest iteration of `depth=0`: beyond any game's length here."""
+NEXT_ITERATION_SHARE = 0.5
+"""With a clock, no new iteration once this share of the move's time is spent."""
+NODE_BUDGET_SHARE = 0.75
+"""A compiled iteration may search this share of the nodes the remaining time allows at the
+rate measured so far."""
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bound types: the stored value is exact, a lower or an upper bound."""
 TIME_CHECK_EVERY = 256
@@ -32,7 +43,8 @@ TIME_CHECK_EVERY = 256
 @dataclass
 class MinimaxSettings:
     depth: int = 3
-    """Deepest iteration in plies (chance nodes do not count as plies)."""
+    """Deepest iteration in plies (chance nodes do not count as plies); 0 = no limit, the
+    clock (`time` or the arena's) stops the search."""
     eval: str = ""
     """Name of the game's heuristic for leaves; empty = the game's `minimax` heuristic."""
     start_depth: int = 1
@@ -45,12 +57,18 @@ class MinimaxSettings:
     """Use a transposition table."""
     kernel: bool = True
     """Use the game's compiled search for this heuristic when it has one (same values)."""
+    quiescence: bool = False
+    """The game's compiled search with quiescence search, check extensions and table cutoffs
+    (stronger, other values); the strongest Xiangqi and MiniChess player here is
+    `minimax:depth=0,time=1,quiescence=true`."""
 
     def __post_init__(self) -> None:
-        if self.depth < 1 or self.start_depth < 1 or self.step < 1:
-            raise ValueError("depth, start_depth and step must be at least 1")
         if self.time < 0:
             raise ValueError("time must be >= 0")
+        if self.depth < 1 and not (self.depth == 0 and self.time > 0) or \
+                self.start_depth < 1 or self.step < 1:
+            raise ValueError("depth, start_depth and step must be at least 1 (depth=0, no "
+                             "depth limit, goes with time=<seconds>)")
 
 
 class _OutOfTime(Exception):
@@ -70,7 +88,13 @@ class MinimaxAgent(Agent):
     def __init__(self, game: Game, settings: MinimaxSettings | None = None, **params) -> None:
         super().__init__(game, settings, **params)
         self.eval_name, self.evaluate = pick_evaluator(game, self.settings.eval, "minimax")
-        self.kernel = game.compiled_minimax(self.eval_name) if self.settings.kernel else None
+        if self.settings.quiescence:
+            self.kernel = game.compiled_quiescence(self.eval_name)
+            if self.kernel is None:
+                raise ParseError(f"minimax quiescence=true: {game.name} offers no compiled "
+                                 f"quiescence search for heuristic {self.eval_name!r}")
+        else:
+            self.kernel = game.compiled_minimax(self.eval_name) if self.settings.kernel else None
         self.table: dict[Any, tuple[int, float, int, int | None]] = {}
         self.killers: dict[int, list[int]] = {}
         self.info: dict[str, Any] = {}
@@ -88,16 +112,19 @@ class MinimaxAgent(Agent):
         actions = state.legal_actions()
         self.rng.shuffle(actions)  # equal moves are chosen at random, seeded
         best_action, best_value, finished_depth = actions[0], float("-inf"), 0
-        depth = min(settings.start_depth, settings.depth)
+        deepest = settings.depth or NO_DEPTH_LIMIT
+        depth = min(settings.start_depth, deepest)
         while True:
             try:
                 best_action, best_value = self._root(state, actions, depth, best_action)
                 finished_depth = depth
             except _OutOfTime:
                 break
-            if depth >= settings.depth or abs(best_value) >= 0.5 * 1e6:
+            if depth >= deepest or abs(best_value) >= 0.5 * 1e6:
                 break  # deepest iteration done, or the game is decided
-            depth = min(depth + settings.step, settings.depth)
+            if clock.budget is not None and clock.elapsed() > NEXT_ITERATION_SHARE * clock.budget:
+                break  # the next iteration would most likely be abandoned
+            depth = min(depth + settings.step, deepest)
         self.info = {"depth": finished_depth, "value": best_value, "nodes": self.nodes,
                      "seconds": clock.elapsed(),
                      "heat": {"root score": {state.action_to_str(a): v
@@ -149,7 +176,8 @@ class MinimaxAgent(Agent):
             if remaining <= 0:
                 raise _OutOfTime
             rate = self.nodes / max(self.clock.elapsed(), 1e-3) if self.nodes else 2e5
-            max_nodes = max(1000, int(rate * remaining))
+            # Deeper iterations search slower nodes (more misses in the table): keep a margin.
+            max_nodes = max(1000, int(NODE_BUDGET_SHARE * rate * remaining))
         best_index, value, nodes, completed = self.kernel(state, ordered, depth, self.me,
                                                           max_nodes)
         self.nodes += nodes

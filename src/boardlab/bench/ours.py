@@ -19,6 +19,9 @@ PERFT_DEPTH = {"reversi": (5, 6), "xiangqi": (2, 3), "minichess": (4, 5), "jungl
 """(quick, full) depth of the Python perft: about 0.01 s / 0.3 s a tree here."""
 KERNEL_PERFT_DEPTH = {"reversi": (7, 9), "xiangqi": (3, 4), "minichess": (5, 6)}
 ALPHABETA_DEPTH = {"reversi": (2, 4), "xiangqi": (2, 3), "minichess": (3, 4), "jungle": (2, 3)}
+KERNEL_ALPHABETA_DEPTH = {"xiangqi": (4, 5), "minichess": (6, 8)}
+"""Deeper for the compiled chess-like searches: their move ordering leaves a few hundred
+nodes at the Python depths, too few to time the search rather than the call around it."""
 MCTS_SIMULATIONS = (50, 400)
 OPENING_PLIES = 6
 """Random plies from the start to the position searched by alpha-beta (past the book-like
@@ -220,13 +223,22 @@ def _alphabeta(name: str, game: Game, quick: bool) -> list[Job]:
     jobs = [Job(name, "alphabeta", "python State", "nodes", work,
                 lambda: _search(game, f"minimax:depth={depth},kernel=false",
                                 fallback=f"minimax:depth={depth}"))]
-    if getattr(game, "compiled_minimax", lambda _: None)("minimax") is not None:
-        jobs.append(Job(name, "alphabeta", "numba kernel", "nodes", work + " (compiled search)",
-                        lambda: _search(game, f"minimax:depth={depth},kernel=true")))
+    deep = depth_of(KERNEL_ALPHABETA_DEPTH, name, quick) if name in KERNEL_ALPHABETA_DEPTH \
+        else depth
+    deep_work = f"minimax:depth={deep} from a position {OPENING_PLIES} random plies in"
+    if game.compiled_minimax("minimax") is not None:
+        jobs.append(Job(name, "alphabeta", "numba kernel", "nodes",
+                        deep_work + " (compiled search)",
+                        lambda: _search(game, f"minimax:depth={deep},kernel=true")))
     elif name == "jungle":
         jobs.append(Job(name, "alphabeta", "numba kernel", "nodes",
                         work + " (kernels.compiled_search called directly: the game does not "
                         "offer it to minimax yet)", lambda: _jungle_search(game, depth)))
+    if game.compiled_quiescence("minimax") is not None:
+        jobs.append(Job(name, "alphabeta", "numba kernel, quiescence", "nodes",
+                        deep_work + ",quiescence=true (the engine search: its nodes include "
+                        "the quiescence search's)",
+                        lambda: _search(game, f"minimax:depth={deep},quiescence=true")))
     return jobs
 
 

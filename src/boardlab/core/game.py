@@ -106,6 +106,14 @@ class Game:
         """
         return None
 
+    def compiled_quiescence(self, evaluator: str) -> "CompiledSearch | None":
+        """A stronger compiled alpha-beta with this evaluator, if the game offers one: called
+        and answering as `compiled_minimax`'s search, but its leaves are extended by a
+        quiescence search (captures until the position is quiet), and it may extend checks
+        and cut on its transposition table, so its values are its own (`minimax:quiescence=
+        true` uses it)."""
+        return None
+
     def random_playout_kernel(self, state: "State", seed: int) -> list[float] | None:
         """Returns of one uniformly random game played from `state` by a compiled kernel
         (MCTS rollouts: one call per simulation), or None when the game has none (the

@@ -92,3 +92,16 @@ def test_encode_batch_equals_encode_for_both_seats():
         expected = np.stack([s.encode(p) for s, p in zip(states, players)])
         got = GAME.encode_batch(states, players)
         assert got.dtype == np.float32 and np.array_equal(got, expected)
+
+
+def test_king_capture_and_any_move_tests_agree_with_generation():
+    checked = 0
+    for states in random_games(200, 9):
+        for state in states:
+            board = np.asarray(state.board, dtype=np.int8)
+            for player in (0, 1):
+                moves, takes_king = kernels.moves(state.board, player)
+                assert kernels.king_capturable(board, player) == takes_king, state.to_text()
+                assert kernels.has_move(board, player) == bool(moves), state.to_text()
+                checked += 1
+    assert checked > 7000

@@ -100,6 +100,18 @@ class MiniChessGame(Game):
 
         return {"greedy": material, "minimax": material}
 
+    def compiled_minimax(self, evaluator: str):
+        """The numba alpha-beta (search.py) with the Python agent's values."""
+        from .search import compiled_search
+
+        return compiled_search(self, evaluator, quiescence=False)
+
+    def compiled_quiescence(self, evaluator: str):
+        """The numba alpha-beta with quiescence search and table cutoffs (search.py)."""
+        from .search import compiled_search
+
+        return compiled_search(self, evaluator, quiescence=True)
+
     def random_playout_kernel(self, state: "MiniChessState", seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call."""
         from .kernels import random_playout

@@ -102,6 +102,74 @@ def generate(board, player, out):
     return n, takes_king
 
 
+@njit(cache=True)
+def king_capturable(board, player):
+    """Whether `player` could capture the enemy king (`generate`'s second answer, without
+    generating): the king's square looked at from each kind of piece's moves backwards."""
+    sign = 1 if player == 0 else -1
+    king = -1
+    for sq in range(30):
+        if board[sq] == -KING * sign:
+            king = sq
+            break
+    if king < 0:
+        return False
+    behind = king + 5 if player == 0 else king - 5  # where a pawn taking the king stands
+    col = king % 5
+    if 0 <= behind < 30:
+        for dc in (-1, 1):
+            if 0 <= col + dc < 5 and board[behind + dc] * sign == PAWN:
+                return True
+    for k in range(8):
+        if KNIGHT_STEPS[king, k] >= 0 and board[KNIGHT_STEPS[king, k]] * sign == KNIGHT_:
+            return True
+        if KING_STEPS[king, k] >= 0 and board[KING_STEPS[king, k]] * sign == KING:
+            return True
+    for d in range(8):  # 0-3 orthogonal (rook, queen), 4-7 diagonal (bishop, queen)
+        for k in range(5):
+            t = RAYS[king, d, k]
+            if t < 0:
+                break
+            piece = board[t] * sign
+            if piece != 0:
+                if piece == QUEEN or piece == (ROOK if d < 4 else BISHOP):
+                    return True
+                break
+    return False
+
+
+@njit(cache=True)
+def has_move(board, player):
+    """Whether `player` has any move (a king always has a step unless walled in)."""
+    sign = 1 if player == 0 else -1
+    forward = -5 if player == 0 else 5
+    for sq in range(30):
+        cell = board[sq] * sign
+        if cell <= 0:
+            continue
+        if cell == PAWN:
+            t = sq + forward
+            if 0 <= t < 30:
+                col = sq % 5
+                if board[t] == 0 or (col > 0 and board[t - 1] * sign < 0) or (
+                        col < 4 and board[t + 1] * sign < 0):
+                    return True
+        elif cell == KNIGHT_:
+            for k in range(8):
+                if KNIGHT_STEPS[sq, k] >= 0 and board[KNIGHT_STEPS[sq, k]] * sign <= 0:
+                    return True
+        else:  # a king or a slider: its first step in some direction is free or a capture
+            for k in range(8):
+                t = KING_STEPS[sq, k]
+                if t < 0:
+                    break
+                diagonal = t // 5 != sq // 5 and t % 5 != sq % 5
+                if (cell == KING or cell == QUEEN or (cell == ROOK) != diagonal) and \
+                        board[t] * sign <= 0:
+                    return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def play(board, player, frm, to):
     """rules.play: move, promoting a pawn on its last row; returns the captured cell. Undo

@@ -1,0 +1,234 @@
+"""What a compiled alpha-beta search needs whatever the game (numba), written once for the
+chess-like games' searches (xiangqi/search.py, minichess/search.py).
+
+Each game's search is negamax alpha-beta with principal variation search over its own
+make/unmake moves; this module gives it, over plain numpy arrays:
+- `Tables`: the memory a search keeps from one iteration of iterative deepening to the next
+  (a transposition table indexed by the low bits of a Zobrist key, killer moves per ply, the
+  history heuristic) and its counters; `SearchMemory` holds it between the agent's calls;
+- move ordering: `score_moves` ranks the table's move first, then captures by most valuable
+  victim / least valuable attacker (MVV-LVA), then the two killer moves of the ply, then quiet
+  moves by their history score; `pick` brings the best remaining move forward (a lazy
+  selection sort: after a cutoff the rest is never sorted);
+- `take_value` and `store_node`: a node's bookkeeping after each move and at its end (a quiet
+  move that cut off becomes a killer and earns history);
+- `above`: the null window of PVS for float scores;
+- `evaluate`: a piece-square sum over the board (material, or material and position).
+Moves live in a buffer moves[ply, i] = (from, to, ordering score); a move's id in the tables
+is from * squares + to. Few arrays travel down the recursion on purpose: numba pays for each
+array argument of every call (about 10 ns each here).
+
+numba's cache notices a change to a file, not to the files it calls into: after editing this
+module, delete the `*.nbi`/`*.nbc` files of the searches that use it (games/*/__pycache__), or
+they may run stale compiled code.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+WIN_VALUE = 1_000_000.0
+"""agents/evaluation.py's WIN_VALUE: a win is worth WIN_VALUE less the plies it took."""
+NO_LIMIT = np.iinfo(np.int64).max // 2
+"""`max_nodes` meaning "never stop early"."""
+MAX_PLY = 96
+"""Deepest path below the root, extensions and quiescence included (deeper: evaluate)."""
+EXACT, LOWER, UPPER = 0, 1, 2
+"""Transposition-table bounds: the stored value is exact, a lower or an upper bound."""
+HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
+"""Ordering scores: the table's move, captures (plus MVV-LVA), killers; history stays below."""
+NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST = range(5)
+"""Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
+number of root moves (in moves[0]) and the index of the best of them."""
+ENTRY = np.dtype([("key", np.int64), ("move", np.int64), ("value", np.float64),
+                  ("depth", np.int16), ("bound", np.int8)])
+"""A transposition-table entry; depth -1 marks an empty slot."""
+
+
+class Tables(NamedTuple):
+    """A search's memory, numba-typed as a tuple of arrays."""
+
+    table: np.ndarray
+    """The transposition table: ENTRY records, 2**k of them."""
+    killers: np.ndarray
+    """killers[ply]: the two latest quiet moves that cut off at that ply, newest first."""
+    history: np.ndarray
+    """history[move id]: sum of depth**2 over the cutoffs the quiet move caused."""
+    counters: np.ndarray
+
+
+def new_tables(squares: int, table_bits: int = 20) -> Tables:
+    table = np.zeros(1 << table_bits, dtype=ENTRY)
+    table["depth"] = -1
+    return Tables(table, np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
+                  np.zeros(squares * squares, dtype=np.int64), np.zeros(5, dtype=np.int64))
+
+
+class SearchMemory:
+    """What a game's compiled search keeps between the minimax agent's calls (one call per
+    iteration of iterative deepening): the tables, which live from one iteration to the
+    next and are reset at a new move (another root, or a depth not above the last one's),
+    and the move buffer."""
+
+    def __init__(self, squares: int, max_moves: int, quiescence: bool) -> None:
+        self.quiescence = quiescence
+        self.tables = new_tables(squares)
+        self.moves = np.zeros((MAX_PLY + 2, max_moves, 3), dtype=np.int64)
+        self.root: object = None
+        self.depth = 0
+
+    def start(self, root: object, depth: int, max_nodes: int, root_moves: list) -> None:
+        """Reset the counters and put the root's (from, to) moves in place; at a new move also
+        forget the table and killers (their values are from another root) and halve the
+        history (old, but still a fair ordering guess)."""
+        tables = self.tables
+        tables.counters[:] = (0, max_nodes, 0, len(root_moves), 0)
+        self.moves[0, :len(root_moves), :2] = root_moves
+        if root != self.root or depth <= self.depth:
+            tables.table["depth"] = -1
+            tables.killers[:] = -1
+            tables.history[:] //= 2
+        self.root, self.depth = root, depth
+
+    def result(self, value: float, flip: bool) -> tuple[int, float, int, bool]:
+        """(best root index, value, from the other player's side if `flip`, nodes,
+        completed)."""
+        counters = self.tables.counters
+        return (int(counters[ROOT_BEST]), -value if flip else value, int(counters[NODES]),
+                not counters[STOPPED])
+
+
+@njit(cache=True, inline="always")
+def count_node(tables):
+    """Count a node; True once past the budget (the search then unwinds)."""
+    counters = tables.counters
+    counters[NODES] += 1
+    if counters[NODES] > counters[MAX_NODES]:
+        counters[STOPPED] = 1
+    return counters[STOPPED] == 1
+
+
+@njit(cache=True, inline="always")
+def above(alpha):
+    """The least float above `alpha`: (alpha, above(alpha)) is a window no score falls inside,
+    PVS's null window, whatever the evaluator's values."""
+    return np.nextafter(alpha, np.inf)
+
+
+# --- transposition table -------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def probe(tables, key):
+    """The table slot holding `key`, or -1."""
+    slot = key & (tables.table.shape[0] - 1)
+    entry = tables.table[slot]
+    if entry.depth >= 0 and entry.key == key:
+        return slot
+    return -1
+
+
+@njit(cache=True, inline="always")
+def table_cutoff(tables, slot, depth, alpha, beta):
+    """Whether the entry in `slot` settles a node searched `depth` deep with (alpha, beta)."""
+    if slot < 0:
+        return False
+    entry = tables.table[slot]
+    if entry.depth < depth:
+        return False
+    return entry.bound == EXACT or (entry.bound == LOWER and entry.value >= beta) or (
+        entry.bound == UPPER and entry.value <= alpha)
+
+
+@njit(cache=True, inline="always")
+def store_node(tables, key, depth, best, alpha0, beta, best_move):
+    """Keep a searched node (`best` is exact inside the window (alpha0, beta), else a bound)
+    unless its slot holds a deeper search of another position."""
+    entry = tables.table[key & (tables.table.shape[0] - 1)]
+    if entry.key != key and entry.depth > depth:
+        return
+    entry.key = key
+    entry.depth = depth
+    entry.value = best
+    entry.bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    entry.move = best_move
+
+
+# --- move ordering -------------------------------------------------------------------------------
+
+@njit(cache=True)
+def score_moves(board, moves, ply, n, squares, slot, tables, values):
+    """Ordering scores for moves[ply, :n]; `values[kind]` is a piece type's worth (MVV-LVA);
+    `slot` the node's table entry (-1: none) whose move goes first."""
+    hash_move = tables.table[slot].move if slot >= 0 else -1
+    killer0 = tables.killers[ply, 0]
+    killer1 = tables.killers[ply, 1]
+    history = tables.history
+    for i in range(n):
+        frm = moves[ply, i, 0]
+        to = moves[ply, i, 1]
+        move = frm * squares + to
+        victim = abs(board[to])
+        if move == hash_move:
+            score = HASH_MOVE
+        elif victim != 0:
+            score = CAPTURE + 64 * values[victim] - values[abs(board[frm])]
+        elif move == killer0:
+            score = KILLER + 1
+        elif move == killer1:
+            score = KILLER
+        else:
+            score = min(history[move], KILLER - 1)
+        moves[ply, i, 2] = score
+
+
+@njit(cache=True, inline="always")
+def pick(moves, ply, i, n):
+    """Swap the best-scored of moves[ply, i:n] into place i."""
+    best = i
+    for j in range(i + 1, n):
+        if moves[ply, j, 2] > moves[ply, best, 2]:
+            best = j
+    if best != i:
+        for k in range(3):
+            moves[ply, i, k], moves[ply, best, k] = moves[ply, best, k], moves[ply, i, k]
+
+
+@njit(cache=True, inline="always")
+def take_value(tables, ply, i, move, value, best, best_move, alpha, beta, depth, quiet):
+    """After move `i` (id `move`) of a node came back with `value`: the new best, best move
+    and alpha, and whether alpha-beta cuts off here (then a quiet move becomes the ply's
+    newest killer and earns history). At the root (ply 0) the counters keep the best move's
+    index."""
+    if value > best:
+        best = value
+        best_move = move
+        if ply == 0:
+            tables.counters[ROOT_BEST] = i
+    if value > alpha:
+        alpha = value
+    cut = alpha >= beta
+    if cut and quiet:
+        killers = tables.killers
+        if killers[ply, 0] != move:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = move
+        tables.history[move] += depth * depth
+    return best, best_move, alpha, cut
+
+
+# --- evaluation ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def evaluate(board, table, player):
+    """The sum over occupied squares of table[cell + offset, square] (what the piece adds to
+    player 0's score; offset = the largest piece type), from `player`'s side. Square order, as
+    chesslike.material_and_position sums, so the floats agree bit for bit."""
+    offset = table.shape[0] // 2
+    score = 0.0
+    for sq in range(board.shape[0]):
+        if board[sq] != 0:
+            score += table[board[sq] + offset, sq]
+    return score if player == 0 else -score

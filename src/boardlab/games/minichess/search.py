@@ -1,0 +1,232 @@
+"""Compiled alpha-beta for MiniChess (numba): the minimax agent's search in one call per
+iteration, and the same search with an engine's tricks.
+
+As xiangqi/search.py (read that first): negamax alpha-beta with principal variation search,
+moves made and taken back in place, ordering by alphabeta.py (the table's move, MVV-LVA
+captures and promotions, killers, history). A node ends the game as `MiniChessState._settle`
+does: the side to move wins if it could capture the king, then the ply cap counts material,
+then a side without a move loses. Leaves are scored by `heuristics.material` (seed 004's
+material count), summed in the same order so the floats agree.
+
+- plain (`quiescence=False`): the table only orders moves, so the root's best move and value
+  equal the Python agent's with `tt=false` (tests/games/minichess/test_minichess_search.py);
+- engine (`quiescence=True`): at depth 0 a quiescence search plays captures and promotions
+  until quiet (every move when its king could be taken: standing pat is then no option), and
+  the table also cuts off. Zobrist keys include the ply count, as the cap makes it matter.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..alphabeta import (CAPTURE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE,
+                         SearchMemory, above, count_node, evaluate, pick, probe, score_moves,
+                         store_node, table_cutoff, take_value)
+from .heuristics import MATERIAL_VALUES
+from .kernels import (DRAW, MAX_MOVES, PAWN, adjudicate, generate, has_move, king_capturable,
+                      play, take_back)
+from .rules import SQUARES
+
+EVALUATION = np.zeros((13, SQUARES), dtype=np.float64)
+"""EVALUATION[cell + 6, sq]: what a piece adds to white's material score (any square)."""
+for _kind in range(1, 7):
+    EVALUATION[6 + _kind] = MATERIAL_VALUES[_kind]
+    EVALUATION[6 - _kind] = -MATERIAL_VALUES[_kind]
+ORDER_VALUES = np.array((0, 1, 5, 3, 3, 9, 20), dtype=np.int64)
+"""Piece worth for MVV-LVA (chess's), by type: pawn, rook, knight, bishop, queen, king."""
+PROMOTION = CAPTURE + 64 * 8
+"""A pawn's step to the last row ranks with taking a queen (it becomes one)."""
+_KEYS = np.random.default_rng(4).integers(-2**63, 2**63 - 1, size=(SQUARES * 13 + 1 + 256,),
+                                          dtype=np.int64)
+ZOBRIST = _KEYS[:SQUARES * 13].reshape(SQUARES, 13)
+ZOBRIST[:, 6] = 0  # an empty square adds nothing
+SIDE_KEY = _KEYS[SQUARES * 13]
+PLY_KEYS = _KEYS[SQUARES * 13 + 1:]
+"""PLY_KEYS[plies % 256]: the ply count's part of a key."""
+
+
+class Line(NamedTuple):
+    """The board and the move buffer (moves[ply, i] = from, to, ordering score; the root's
+    moves in moves[0])."""
+
+    board: np.ndarray
+    moves: np.ndarray
+
+
+@njit(cache=True)
+def position_key(board, player, plies):
+    key = SIDE_KEY if player == 1 else np.int64(0)
+    for sq in range(30):
+        key ^= ZOBRIST[sq, board[sq] + 6]
+    return key ^ PLY_KEYS[plies % 256]
+
+
+@njit(cache=True, inline="always")
+def _ended(board, player, plies, max_plies, n, takes_king):
+    """kernels.settle as a value for the side to move: (ended, value); `n` counts the moves
+    (or is a bool: any move at all)."""
+    if takes_king:
+        return True, WIN_VALUE - plies
+    if plies >= max_plies:
+        winner = adjudicate(board)
+        if winner == DRAW:
+            return True, 0.0
+        return True, WIN_VALUE - plies if winner == player else -(WIN_VALUE - plies)
+    if n == 0:
+        return True, -(WIN_VALUE - plies)
+    return False, 0.0
+
+
+@njit(cache=True)
+def _order(board, player, moves, ply, n, slot, tables):
+    """alphabeta.score_moves, with a pawn's step to the last row ranked as a capture."""
+    score_moves(board, moves, ply, n, 30, slot, tables, ORDER_VALUES)
+    last_row = 0 if player == 0 else 5
+    for i in range(n):
+        frm = moves[ply, i, 0]
+        to = moves[ply, i, 1]
+        if abs(board[frm]) == PAWN and to // 5 == last_row and board[to] == 0:
+            moves[ply, i, 2] = max(moves[ply, i, 2], PROMOTION)
+
+
+@njit(cache=True)
+def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, engine):
+    """The value for `player` (to move) of the position on line.board (Zobrist `key`),
+    searched `depth` plies deep within (alpha, beta): exact inside, a bound outside. At ply 0
+    the moves are the caller's, in its order. One self-recursive function: numba's cache
+    reloads mutually recursive ones wrongly."""
+    if count_node(tables):
+        return 0.0
+    board = line.board
+    moves = line.moves
+    slot = probe(tables, key)
+    if ply == 0:
+        n = tables.counters[ROOT_MOVES]
+    elif ply >= MAX_PLY or (depth <= 0 and not engine):
+        # A leaf: whether the game ended, without generating the moves.
+        ended, value = _ended(board, player, plies, max_plies, has_move(board, player),
+                              king_capturable(board, player))
+        return value if ended else evaluate(board, EVALUATION, player)
+    else:
+        n, takes_king = generate(board, player, moves[ply])
+        ended, value = _ended(board, player, plies, max_plies, n, takes_king)
+        if ended:
+            return value
+        if depth <= 0:
+            return _quiet(line, tables, player, plies, alpha, beta, ply, max_plies)
+        if engine and table_cutoff(tables, slot, depth, alpha, beta):
+            return tables.table[slot].value
+        _order(board, player, moves, ply, n, slot, tables)
+    # Near the leaves, quiet moves are tried in generation order: sorting them by history
+    # would cost more than it saves.
+    sorting = ply > 0
+    alpha0 = alpha
+    best = -np.inf
+    best_move = -1
+    for i in range(n):
+        if sorting:
+            pick(moves, ply, i, n)
+            sorting = depth > 2 or moves[ply, i, 2] >= KILLER
+        frm = moves[ply, i, 0]
+        to = moves[ply, i, 1]
+        moved = board[frm]
+        captured = play(board, player, frm, to)
+        child_key = key ^ ZOBRIST[frm, moved + 6] ^ ZOBRIST[to, board[to] + 6] ^ \
+            ZOBRIST[to, captured + 6] ^ SIDE_KEY ^ PLY_KEYS[plies % 256] ^ \
+            PLY_KEYS[(plies + 1) % 256]
+        # PVS: the first move with the full window; the others with a null window, and
+        # again in full when they beat alpha.
+        if i > 0:
+            value = -_node(line, tables, 1 - player, plies + 1, child_key, depth - 1,
+                           -above(alpha), -alpha, ply + 1, max_plies, engine)
+        if i == 0 or alpha < value < beta:
+            value = -_node(line, tables, 1 - player, plies + 1, child_key, depth - 1, -beta,
+                           -alpha, ply + 1, max_plies, engine)
+        take_back(board, frm, to, moved, captured)
+        if tables.counters[STOPPED]:
+            return 0.0
+        best, best_move, alpha, cut = take_value(tables, ply, i, frm * 30 + to, value, best,
+                                                 best_move, alpha, beta, depth, captured == 0)
+        if cut:
+            break
+    store_node(tables, key, depth, best, alpha0, beta, best_move)
+    return best
+
+
+@njit(cache=True)
+def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies):
+    """Quiescence search: stand pat on the evaluation, or capture or promote; when the
+    opponent could take our king next, every move must be tried (standing pat loses)."""
+    if count_node(tables):
+        return 0.0
+    board = line.board
+    moves = line.moves
+    n, takes_king = generate(board, player, moves[ply])
+    ended, value = _ended(board, player, plies, max_plies, n, takes_king)
+    if ended:
+        return value
+    if ply >= MAX_PLY:
+        return evaluate(board, EVALUATION, player)
+    threatened = king_capturable(board, 1 - player)
+    best = -np.inf
+    if not threatened:
+        best = evaluate(board, EVALUATION, player)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        last_row = 0 if player == 0 else 5
+        kept = 0
+        for i in range(n):
+            frm = moves[ply, i, 0]
+            to = moves[ply, i, 1]
+            if board[to] != 0 or (abs(board[frm]) == PAWN and to // 5 == last_row):
+                moves[ply, kept, 0] = frm
+                moves[ply, kept, 1] = to
+                kept += 1
+        n = kept
+    _order(board, player, moves, ply, n, -1, tables)
+    for i in range(n):
+        pick(moves, ply, i, n)
+        frm = moves[ply, i, 0]
+        to = moves[ply, i, 1]
+        moved = board[frm]
+        captured = play(board, player, frm, to)
+        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, max_plies)
+        take_back(board, frm, to, moved, captured)
+        if tables.counters[STOPPED]:
+            return 0.0
+        best = max(best, value)
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+class MiniChessSearch(SearchMemory):
+    """The compiled search as the minimax agent calls it (`Game.compiled_minimax`)."""
+
+    def __init__(self, quiescence: bool) -> None:
+        super().__init__(SQUARES, MAX_MOVES, quiescence)
+
+    def __call__(self, state, root_actions: list[int], depth: int, player: int,
+                 max_nodes: int) -> tuple[int, float, int, bool]:
+        """(index of the best of `root_actions`, its value for `player`, nodes, completed)."""
+        self.start(state.key(), depth, max_nodes,
+                   [divmod(action, SQUARES) for action in root_actions])
+        board = np.asarray(state.board, dtype=np.int8)
+        line = Line(board, self.moves)
+        # As the Python root: each move with (best so far, +inf), the first strictly better.
+        value = _node(line, self.tables, np.int64(state.player), np.int64(state.plies),
+                      position_key(board, state.player, state.plies), np.int64(depth),
+                      -np.inf, np.inf, 0, state.game.settings.max_plies, self.quiescence)
+        return self.result(float(value), player != state.player)
+
+
+def compiled_search(game, evaluator: str, quiescence: bool) -> MiniChessSearch | None:
+    """The search for `evaluator` if it is the heuristic this file computes, else None."""
+    from .heuristics import material
+
+    return MiniChessSearch(quiescence) if game.evaluators.get(evaluator) is material else None

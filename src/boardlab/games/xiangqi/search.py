@@ -1,0 +1,232 @@
+"""Compiled alpha-beta for Xiangqi (numba): the minimax agent's search in one call per
+iteration, and the same search with an engine's tricks.
+
+The search is negamax (each node's value from the side to move, so the root's is the Python
+`MinimaxAgent`'s value for the root player) with alpha-beta and principal variation search:
+the first move of a node gets the full window, the others a null window that only asks
+"better than alpha?" and are searched again in full when they are. The rules are those of
+kernels.py, played in place with make/unmake; a node ends the game as `XiangqiState.apply`
+does: no legal move loses, then a threefold repetition (perpetual check loses), then the ply
+cap draws. Leaves are scored by `heuristics.material_and_position`, summed in the same order
+so the floats agree. Move ordering (alphabeta.py): the transposition table's move, captures by
+MVV-LVA, killers, history.
+
+Two modes:
+- plain (`quiescence=False`): the table only orders moves, so every node's value is the
+  minimax value and the root's best move and value equal the Python agent's with `tt=false`
+  (tests/games/xiangqi/test_xiangqi_search.py);
+- engine (`quiescence=True`): at depth 0 a quiescence search plays captures (all moves when
+  in check) until the position is quiet, a move that gives check is searched one ply deeper,
+  and the table also cuts off: stronger, and its values differ from the plain search.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..alphabeta import (KILLER, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE, SearchMemory, above,
+                         count_node, evaluate, pick, probe, score_moves, store_node,
+                         table_cutoff, take_value)
+from ..chesslike import mirror_square
+from .actions import ACTION_FROM, ACTION_TO
+from .heuristics import PIECE_SQUARE, PIECE_VALUES
+from .kernels import (DRAW, MAX_MOVES, ONGOING, _attacked, _has_legal, _pseudo,
+                      general_square, history_keys, history_rows, in_check, is_safe,
+                      next_key, play, repetition, take_back)
+from .rules import COLS, ROWS, SQUARES
+
+EVALUATION = np.zeros((15, SQUARES), dtype=np.float64)
+"""EVALUATION[cell + 7, sq]: what a piece adds to red's material_and_position score."""
+for _kind in range(1, 8):
+    for _sq in range(SQUARES):
+        EVALUATION[7 + _kind, _sq] = PIECE_VALUES[_kind] + PIECE_SQUARE[_kind][_sq]
+        EVALUATION[7 - _kind, _sq] = -(PIECE_VALUES[_kind]
+                                       + PIECE_SQUARE[_kind][mirror_square(_sq, ROWS, COLS)])
+ORDER_VALUES = np.array((0, 200, 20, 20, 40, 90, 45, 10), dtype=np.int64)
+"""Piece worth for MVV-LVA; the general attacks last (it is the piece most at risk)."""
+
+
+class Line(NamedTuple):
+    """The searched game as it stands: the board, the positions since the last capture before
+    the root and then along the searched line (Zobrist keys), whether each move into them
+    gave check, and the move buffer (moves[ply, i] = from, to, ordering score; the root's
+    moves in moves[0])."""
+
+    board: np.ndarray
+    keys: np.ndarray
+    checks: np.ndarray
+    moves: np.ndarray
+
+
+@njit(cache=True, inline="always")
+def _lost(plies):
+    """The value, for the side to move, of a game it has lost at `plies`."""
+    return -(WIN_VALUE - plies)
+
+
+@njit(cache=True)
+def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_plies,
+          engine):
+    """The value for `player` (to move) of the position line.keys[top], searched `depth`
+    plies deep within (alpha, beta): exact inside the window, a bound outside (fail-soft).
+    At ply 0 (the root) the moves are the caller's, in its order. One self-recursive
+    function: numba's cache reloads mutually recursive ones wrongly."""
+    if count_node(tables):
+        return 0.0
+    board = line.board
+    moves = line.moves
+    # Has the game ended here? (XiangqiState.apply's order: no legal move first.)
+    verdict = repetition(line.keys, line.checks, start, top, player)
+    if verdict != ONGOING or plies >= max_plies or (depth <= 0 and not engine) or \
+            ply >= MAX_PLY:
+        if not _has_legal(board, player, moves[ply]):
+            return _lost(plies)
+        if verdict == DRAW:
+            return 0.0
+        if verdict != ONGOING:
+            return -_lost(plies) if verdict == player else _lost(plies)
+        if plies >= max_plies:
+            return 0.0
+        return evaluate(board, EVALUATION, player)
+    if depth <= 0:
+        return _quiet(line, tables, player, plies, alpha, beta, ply)
+
+    key = line.keys[top]
+    slot = probe(tables, key)
+    if ply == 0:
+        n = tables.counters[ROOT_MOVES]
+    else:
+        if engine and table_cutoff(tables, slot, depth, alpha, beta):
+            return tables.table[slot].value
+        n = _pseudo(board, player, moves[ply])
+        score_moves(board, moves, ply, n, 90, slot, tables, ORDER_VALUES)
+    # Near the leaves, quiet moves are tried in generation order: sorting them by history
+    # would cost more than it saves.
+    sorting = ply > 0
+    general = general_square(board, player)
+    alpha0 = alpha
+    best = -np.inf
+    best_move = -1
+    legal = 0
+    child = top + 1
+    for i in range(n):
+        if sorting:
+            pick(moves, ply, i, n)
+            sorting = depth > 2 or moves[ply, i, 2] >= KILLER
+        frm = moves[ply, i, 0]
+        to = moves[ply, i, 1]
+        if not is_safe(board, player, general, frm, to):
+            continue  # legality checked only for moves reached: a cutoff skips the rest
+        legal += 1
+        moved = board[frm]
+        captured = play(board, frm, to)
+        line.keys[child] = next_key(key, moved, frm, to, captured)
+        line.checks[child] = in_check(board, 1 - player)
+        # A capture starts a new stretch of positions that may repeat.
+        child_start = child if captured != 0 else start
+        child_depth = depth - 1
+        if engine and line.checks[child]:
+            child_depth = depth  # check extension: a check is answered before the horizon
+        # PVS: the first move with the full window; the others with a null window, and
+        # again in full when they beat alpha.
+        if legal > 1:
+            value = -_node(line, tables, 1 - player, plies + 1, child_start, child,
+                           child_depth, -above(alpha), -alpha, ply + 1, max_plies, engine)
+        if legal == 1 or alpha < value < beta:
+            value = -_node(line, tables, 1 - player, plies + 1, child_start, child,
+                           child_depth, -beta, -alpha, ply + 1, max_plies, engine)
+        take_back(board, frm, to, captured)
+        if tables.counters[STOPPED]:
+            return 0.0
+        best, best_move, alpha, cut = take_value(tables, ply, i, frm * 90 + to, value, best,
+                                                 best_move, alpha, beta, depth, captured == 0)
+        if cut:
+            break
+    if legal == 0:
+        return _lost(plies)  # checkmate or stalemate: both lose in xiangqi
+    store_node(tables, key, depth, best, alpha0, beta, best_move)
+    return best
+
+
+@njit(cache=True)
+def _quiet(line, tables, player, plies, alpha, beta, ply):
+    """Quiescence search: the side to move may stand pat on the evaluation or capture; in
+    check it must answer, with any legal move (none: it has lost)."""
+    if count_node(tables):
+        return 0.0
+    board = line.board
+    general = general_square(board, player)
+    checked = _attacked(board, general, player)
+    if ply >= MAX_PLY:
+        return evaluate(board, EVALUATION, player)
+    moves = line.moves
+    n = _pseudo(board, player, moves[ply])
+    best = -np.inf
+    if not checked:
+        best = evaluate(board, EVALUATION, player)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        captures = 0
+        for i in range(n):
+            if board[moves[ply, i, 1]] != 0:
+                moves[ply, captures, 0] = moves[ply, i, 0]
+                moves[ply, captures, 1] = moves[ply, i, 1]
+                captures += 1
+        n = captures
+    score_moves(board, moves, ply, n, 90, -1, tables, ORDER_VALUES)
+    legal = 0
+    for i in range(n):
+        pick(moves, ply, i, n)
+        frm = moves[ply, i, 0]
+        to = moves[ply, i, 1]
+        if not is_safe(board, player, general, frm, to):
+            continue
+        legal += 1
+        captured = play(board, frm, to)
+        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1)
+        take_back(board, frm, to, captured)
+        if tables.counters[STOPPED]:
+            return 0.0
+        best = max(best, value)
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    if checked and legal == 0:
+        return _lost(plies)
+    return best
+
+
+class XiangqiSearch(SearchMemory):
+    """The compiled search as the minimax agent calls it (`Game.compiled_minimax`)."""
+
+    def __init__(self, quiescence: bool) -> None:
+        super().__init__(SQUARES, MAX_MOVES, quiescence)
+
+    def __call__(self, state, root_actions: list[int], depth: int, player: int,
+                 max_nodes: int) -> tuple[int, float, int, bool]:
+        """(index of the best of `root_actions`, its value for `player`, nodes, completed)."""
+        self.start(state.key(), depth, max_nodes,
+                   [(ACTION_FROM[action], ACTION_TO[action]) for action in root_actions])
+        rows = history_rows(state)
+        top = rows.shape[0] - 1
+        keys = history_keys(rows, MAX_PLY + 2)
+        checks = np.zeros(keys.shape[0], dtype=np.bool_)
+        checks[:top + 1] = state.checks
+        line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves)
+        # The Python root searches each move with (best so far, +inf) and keeps the first
+        # strictly better: a node with the full window at ply 0 does exactly that.
+        value = _node(line, self.tables, np.int64(state.player), np.int64(state.plies), 0, top,
+                      np.int64(depth), -np.inf, np.inf, 0, state.game.settings.max_plies,
+                      self.quiescence)
+        return self.result(float(value), player != state.player)
+
+
+def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | None:
+    """The search for `evaluator` if it is the heuristic this file computes, else None."""
+    from .heuristics import material_and_position
+
+    return XiangqiSearch(quiescence) if game.evaluators.get(evaluator) is material_and_position else None

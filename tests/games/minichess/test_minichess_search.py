@@ -1,0 +1,81 @@
+"""The compiled MiniChess alpha-beta (search.py): without quiescence it plays exactly as the
+Python minimax agent without a table (same move, same value) on positions of seeded games,
+king captures, the ply cap's material count included; with quiescence it sees through trades."""
+
+import random
+
+import numpy as np
+import pytest
+
+from boardlab import Clock, make_agent
+from boardlab.games.alphabeta import NO_LIMIT
+from boardlab.games.minichess import MiniChessGame
+from boardlab.games.minichess.heuristics import material
+from boardlab.games.alphabeta import evaluate
+from boardlab.games.minichess.search import EVALUATION
+
+GAME = MiniChessGame()
+
+
+def positions(game, seeds, picks) -> list:
+    """Decision positions of seeded random games (the last ones near their ends)."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.initial_state()
+        states = []
+        while not state.is_terminal():
+            states.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+        found += [states[p] for p in picks if -len(states) <= p < len(states)]
+    return found
+
+
+def decide(spec: str, state, seed: int = 5):
+    agent = make_agent(spec, state.game)
+    agent.start_game(state.player, seed)
+    action = agent.act(state.clone(), Clock())
+    return state.action_to_str(action), agent.last_info()["value"]
+
+
+def assert_same_as_python(state, depth: int) -> None:
+    python = decide(f"minimax:depth={depth},tt=false,kernel=false", state)
+    compiled = decide(f"minimax:depth={depth}", state)
+    assert compiled == python, (depth, state.to_text())
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_compiled_search_equals_the_python_agent(depth):
+    cases = positions(GAME, range(15), [0, 4, 9, -1, -2, -3])
+    assert len(cases) >= 60
+    for state in cases[:: 1 if depth < 4 else 3]:
+        assert_same_as_python(state, depth)
+
+
+def test_the_ply_cap_inside_the_search_equals_the_python_agent():
+    # A cap of 14 plies: the searches from plies 8-13 end in the material count.
+    for state in positions(MiniChessGame(max_plies=14), range(6), [8, 10, 12]):
+        assert_same_as_python(state, 4)
+
+
+def test_evaluation_equals_the_heuristic_bit_for_bit():
+    for state in positions(GAME, range(10), [3, 10, -1]):
+        board = np.asarray(state.board, dtype=np.int8)
+        for player in (0, 1):
+            assert evaluate(board, EVALUATION, player) == material(state, player)
+
+
+def test_quiescence_sees_the_recapture():
+    # White's queen can take the pawn on c3, but the pawn on b4 takes it back.
+    state = GAME.state_from_text("k4/5/1p3/2p2/5/2Q1K w")
+    plain = decide("minimax:depth=1", state)[0]
+    quiet = decide("minimax:depth=1,quiescence=true", state)[0]
+    assert plain == "c1c3" and quiet != "c1c3", (plain, quiet)
+
+
+def test_search_stops_past_max_nodes():
+    search = GAME.compiled_minimax("minimax")
+    state = GAME.initial_state()
+    _, _, nodes, completed = search(state, state.legal_actions(), 8, 0, 500)
+    assert not completed and 500 < nodes < 520
+    assert search(state, state.legal_actions(), 1, 0, NO_LIMIT)[3]

@@ -1,0 +1,106 @@
+"""The compiled Xiangqi alpha-beta (search.py): without quiescence it plays exactly as the
+Python minimax agent without a table (same move, same value) on positions of seeded games,
+repetitions, mates and the ply cap included; with quiescence it sees through trades."""
+
+import random
+
+import pytest
+
+from boardlab import Clock, make_agent
+from boardlab.games.alphabeta import NO_LIMIT
+from boardlab.games.xiangqi import XiangqiGame
+from boardlab.games.alphabeta import evaluate
+from boardlab.games.xiangqi.search import EVALUATION
+from boardlab.games.xiangqi.heuristics import material_and_position
+
+from xiangqi_games import perpetual_check_game, repeating_game
+
+GAME = XiangqiGame()
+
+
+def positions(seeds, picks) -> list:
+    """Decision positions of seeded games (play-back games repeat; see repeating_game)."""
+    found = []
+    for seed in seeds:
+        states = [s for s in repeating_game(seed) if not s.is_terminal()]
+        for pick in picks:
+            if -len(states) <= pick < len(states):
+                found.append(states[pick])
+    return found
+
+
+def decide(spec: str, state, seed: int = 5):
+    agent = make_agent(spec, state.game)
+    agent.start_game(state.player, seed)
+    action = agent.act(state.clone(), Clock())
+    return state.action_to_str(action), agent.last_info()["value"]
+
+
+def assert_same_as_python(state, depth: int) -> None:
+    python = decide(f"minimax:depth={depth},tt=false,kernel=false", state)
+    compiled = decide(f"minimax:depth={depth}", state)
+    assert compiled == python, (depth, state.to_text())
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_compiled_search_equals_the_python_agent(depth):
+    # Middlegames, the last positions before games end (mates, repetitions) and positions
+    # where playing back a move repeats a position a third time.
+    cases = positions(range(12), [10, 40, -1, -2, -3]) + perpetual_check_game()[:-1]
+    assert len(cases) >= 50
+    for state in cases:
+        assert_same_as_python(state, depth)
+
+
+def test_compiled_search_equals_the_python_agent_at_depth_3():
+    for state in positions(range(2), [20, -1, -3]) + perpetual_check_game()[5:-1]:
+        assert_same_as_python(state, 3)
+
+
+def test_ply_cap_and_mate_values_equal_the_python_agent():
+    capped = XiangqiGame(max_plies=12)
+    state = capped.initial_state()
+    rng = random.Random(2)
+    while state.plies < 10:
+        state.apply(rng.choice(state.legal_actions()))
+    assert_same_as_python(state, 3)  # the cap (a draw) falls inside the search
+    mate_in_one = GAME.state_from_text("3k5/9/4R4/9/9/9/9/9/9/4K4 w")
+    move, value = decide("minimax:depth=2", mate_in_one)
+    assert value == 1_000_000.0 - 1 and decide("minimax:depth=2,kernel=false,tt=false",
+                                                mate_in_one) == (move, value)
+
+
+def test_evaluation_equals_the_heuristic_bit_for_bit():
+    for state in positions(range(6), [5, 30, 60, -1]):
+        for player in (0, 1):
+            import numpy as np
+            board = np.asarray(state.board, dtype=np.int8)
+            assert evaluate(board, EVALUATION, player) == material_and_position(state, player)
+
+
+def test_quiescence_sees_the_recapture():
+    # Red's chariot may take the soldier on e5 (+10) but the black chariot on e9 takes back:
+    # depth 1 without quiescence grabs it; with quiescence the trade is seen as a loss.
+    state = GAME.state_from_text("4r4/5k3/9/9/4p4/9/9/9/9/3KR4 w")
+    plain = decide("minimax:depth=1", state)[0]
+    quiet = decide("minimax:depth=1,quiescence=true", state)[0]
+    assert plain == "e0e5" and quiet != "e0e5"
+
+
+def test_search_stops_past_max_nodes():
+    search = GAME.compiled_minimax("minimax")
+    state = GAME.initial_state()
+    best, value, nodes, completed = search(state, state.legal_actions(), 4, 0, 500)
+    assert not completed and 500 < nodes < 520
+    assert search(state, state.legal_actions(), 1, 0, NO_LIMIT)[3]
+
+
+def test_time_setting_stops_a_search_without_depth_limit():
+    import time
+    agent = make_agent("minimax:depth=0,time=0.3,quiescence=true", GAME)
+    agent.start_game(0, 1)
+    agent.act(GAME.initial_state(), Clock.start(0.05))  # compiled code loaded
+    started = time.perf_counter()
+    agent.act(GAME.initial_state(), Clock())
+    assert time.perf_counter() - started < 0.6
+    assert agent.last_info()["depth"] >= 3
