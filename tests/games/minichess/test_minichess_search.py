@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 from boardlab import Clock, make_agent
-from boardlab.games.alphabeta import NO_LIMIT
+from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.minichess import MiniChessGame
 from boardlab.games.minichess.heuristics import material
-from boardlab.games.alphabeta import evaluate
 from boardlab.games.minichess.search import EVALUATION
 
 GAME = MiniChessGame()

@@ -1,8 +1,6 @@
 """The numba kernels agree with the readable XiangqiState, move by move, on perft, on the
 end-of-game verdicts (repetitions included), on whole random games and on network input."""
 
-import random
-
 import numpy as np
 import pytest
 

@@ -3,15 +3,16 @@ Python minimax agent without a table (same move, same value) on positions of see
 repetitions, mates and the ply cap included; with quiescence it sees through trades."""
 
 import random
+import time
 
+import numpy as np
 import pytest
 
 from boardlab import Clock, make_agent
-from boardlab.games.alphabeta import NO_LIMIT
+from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.xiangqi import XiangqiGame
-from boardlab.games.alphabeta import evaluate
-from boardlab.games.xiangqi.search import EVALUATION
 from boardlab.games.xiangqi.heuristics import material_and_position
+from boardlab.games.xiangqi.search import EVALUATION
 
 from xiangqi_games import perpetual_check_game, repeating_game
 
@@ -72,9 +73,8 @@ def test_ply_cap_and_mate_values_equal_the_python_agent():
 
 def test_evaluation_equals_the_heuristic_bit_for_bit():
     for state in positions(range(6), [5, 30, 60, -1]):
+        board = np.asarray(state.board, dtype=np.int8)
         for player in (0, 1):
-            import numpy as np
-            board = np.asarray(state.board, dtype=np.int8)
             assert evaluate(board, EVALUATION, player) == material_and_position(state, player)
 
 
@@ -96,7 +96,6 @@ def test_search_stops_past_max_nodes():
 
 
 def test_time_setting_stops_a_search_without_depth_limit():
-    import time
     agent = make_agent("minimax:depth=0,time=0.3,quiescence=true", GAME)
     agent.start_game(0, 1)
     agent.act(GAME.initial_state(), Clock.start(0.05))  # compiled code loaded

@@ -229,4 +229,5 @@ def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | N
     """The search for `evaluator` if it is the heuristic this file computes, else None."""
     from .heuristics import material_and_position
 
-    return XiangqiSearch(quiescence) if game.evaluators.get(evaluator) is material_and_position else None
+    wanted = game.evaluators.get(evaluator) is material_and_position
+    return XiangqiSearch(quiescence) if wanted else None
