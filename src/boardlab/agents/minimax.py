@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
-from ..core.game import CHANCE, Game, ParseError, State
+from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
 NO_DEPTH_LIMIT = 1000
@@ -88,17 +88,29 @@ class MinimaxAgent(Agent):
     def __init__(self, game: Game, settings: MinimaxSettings | None = None, **params) -> None:
         super().__init__(game, settings, **params)
         self.eval_name, self.evaluate = pick_evaluator(game, self.settings.eval, "minimax")
-        if self.settings.quiescence:
-            self.kernel = game.compiled_quiescence(self.eval_name)
-            if self.kernel is None:
-                raise ParseError(f"minimax quiescence=true: {game.name} offers no compiled "
-                                 f"quiescence search for heuristic {self.eval_name!r}")
-        else:
-            self.kernel = game.compiled_minimax(self.eval_name) if self.settings.kernel else None
+        self.kernel = self._compiled_search()
         self.table: dict[Any, tuple[int, float, int, int | None]] = {}
         self.killers: dict[int, list[int]] = {}
         self.info: dict[str, Any] = {}
         self.root_scores: dict[int, float] = {}
+
+    def _compiled_search(self) -> CompiledSearch | None:
+        """The game's compiled search for our heuristic, if it offers one (or we want one)."""
+        game = self.game
+        if self.settings.quiescence:
+            search = game.compiled_quiescence(self.eval_name)
+            if search is None:
+                raise ParseError(f"minimax quiescence=true: {game.name} offers no compiled "
+                                 f"quiescence search for heuristic {self.eval_name!r}")
+            return search
+        return game.compiled_minimax(self.eval_name) if self.settings.kernel else None
+
+    def start_game(self, player: int, seed: int) -> None:
+        super().start_game(player, seed)
+        if self.kernel is not None:
+            # A compiled search may keep tables from move to move: new ones for a new game,
+            # so that every game replays alone.
+            self.kernel = self._compiled_search()
 
     def act(self, state: State, clock: Clock) -> int:
         settings = self.settings

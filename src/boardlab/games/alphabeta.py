@@ -44,8 +44,9 @@ NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST = range(5)
 """Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
 number of root moves (in moves[0]) and the index of the best of them."""
 ENTRY = np.dtype([("key", np.int64), ("move", np.int64), ("value", np.float64),
-                  ("depth", np.int16), ("bound", np.int8)])
-"""A transposition-table entry; depth -1 marks an empty slot."""
+                  ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_)])
+"""A transposition-table entry. All zeros is an empty slot, so a new table costs nothing
+until its pages are written (np.zeros)."""
 
 
 class Tables(NamedTuple):
@@ -61,17 +62,13 @@ class Tables(NamedTuple):
 
 
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
-    table = np.zeros(1 << table_bits, dtype=ENTRY)
-    table["depth"] = -1
-    return Tables(table, np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
+    return Tables(np.zeros(1 << table_bits, dtype=ENTRY), np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
                   np.zeros(squares * squares, dtype=np.int64), np.zeros(5, dtype=np.int64))
 
 
 class SearchMemory:
     """What a game's compiled search keeps between the minimax agent's calls (one call per
-    iteration of iterative deepening): the tables, which live from one iteration to the
-    next and are reset at a new move (another root, or a depth not above the last one's),
-    and the move buffer."""
+    iteration of iterative deepening): the tables and the move buffer."""
 
     def __init__(self, squares: int, max_moves: int, quiescence: bool) -> None:
         self.quiescence = quiescence
@@ -81,14 +78,15 @@ class SearchMemory:
         self.depth = 0
 
     def start(self, root: object, depth: int, max_nodes: int, root_moves: list) -> None:
-        """Reset the counters and put the root's (from, to) moves in place; at a new move also
-        forget the table and killers (their values are from another root) and halve the
-        history (old, but still a fair ordering guess)."""
+        """Reset the counters and put the root's (from, to) moves in place. At a new move
+        (another root, or a depth not above the last call's) forget the killers and halve
+        the history (old, but still a fair ordering guess). The table stays: its values are
+        each node's own (negamax), whatever the root; a new game gets a new SearchMemory
+        (the minimax agent builds one per game, so every game replays alone)."""
         tables = self.tables
         tables.counters[:] = (0, max_nodes, 0, len(root_moves), 0)
         self.moves[0, :len(root_moves), :2] = root_moves
         if root != self.root or depth <= self.depth:
-            tables.table["depth"] = -1
             tables.killers[:] = -1
             tables.history[:] //= 2
         self.root, self.depth = root, depth
@@ -125,7 +123,7 @@ def probe(tables, key):
     """The table slot holding `key`, or -1."""
     slot = key & (tables.table.shape[0] - 1)
     entry = tables.table[slot]
-    if entry.depth >= 0 and entry.key == key:
+    if entry.filled and entry.key == key:
         return slot
     return -1
 
@@ -147,8 +145,9 @@ def store_node(tables, key, depth, best, alpha0, beta, best_move):
     """Keep a searched node (`best` is exact inside the window (alpha0, beta), else a bound)
     unless its slot holds a deeper search of another position."""
     entry = tables.table[key & (tables.table.shape[0] - 1)]
-    if entry.key != key and entry.depth > depth:
+    if entry.filled and entry.key != key and entry.depth > depth:
         return
+    entry.filled = True
     entry.key = key
     entry.depth = depth
     entry.value = best
