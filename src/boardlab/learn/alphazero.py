@@ -55,7 +55,7 @@ import numpy as np
 
 from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch
 from ..core.agent import Agent
-from ..core.game import CHANCE, BoardLabError, Game, ParseError, State, random_opening
+from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
 from ..core.match import derive_seed
 from ..core.registry import make_game
 from .protocol import Trainer, unfit_checkpoint
@@ -213,8 +213,9 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     """Play `games` games at once with `network` and return their samples.
 
     For `boardlab bench` (positions from the whole game, batches of a fixed size): each game
-    may open with up to `openings` seeded random plies, and `moves` > 0 stops after that many
-    decisions per game, a cut game's samples taking the targets of a draw."""
+    may open with up to `openings` seeded random plies (a game they end is not played), and
+    `moves` > 0 stops after that many decisions per game, a cut game's samples taking the
+    targets of a draw."""
     import torch
 
     rng = random.Random(seed)
@@ -229,8 +230,10 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     for i in range(games):
         state = game.initial_state(seed=derive_seed(seed, "selfplay", i))
         resolve_chance(state, rng)
-        if openings:
-            random_opening(state, rng.randint(0, openings), rng.randrange(2**32))
+        for _ in range(rng.randint(0, openings) if openings else 0):
+            if state.is_terminal():  # plain random plies: cheap, unlike random_opening's
+                break                # look-ahead, which would dominate a timed batch
+            state.apply(rng.choice(state.legal_actions()))
             resolve_chance(state, rng)
         states.append(state)
     histories: list[list[Decision]] = [[] for _ in states]
