@@ -103,3 +103,25 @@ def test_time_setting_stops_a_search_without_depth_limit():
     agent.act(GAME.initial_state(), Clock())
     assert time.perf_counter() - started < 0.6
     assert agent.last_info()["depth"] >= 3
+
+
+def test_the_engine_search_judges_a_cycle_when_it_first_closes():
+    # Red checked with every move of the cycle so far; playing e0f0 closes it a second time:
+    # the plain search (the rules: threefold) sees nothing yet, the engine sees the loss a
+    # perpetual check comes to. The position itself repeats one, which must not end it.
+    state = perpetual_check_game()[6]
+    cycle = state.child(state.str_to_action("e0f0"))
+    assert not cycle.is_terminal()
+    search = GAME.compiled_quiescence("minimax")
+    close, value, _, _ = search(state, [state.str_to_action("e0f0")], 1, 0, NO_LIMIT)
+    assert value == -(1_000_000.0 - 7)
+    plain = GAME.compiled_minimax("minimax")
+    assert plain(state, [state.str_to_action("e0f0")], 1, 0, NO_LIMIT)[1] > -1000
+
+
+def test_the_engine_search_sees_a_stalemate_past_the_horizon():
+    # e0e8 leaves black's general no move (no check): a loss for black in xiangqi, which the
+    # quiescence search must see as the plain search does.
+    state = perpetual_check_game()[6]
+    for spec in ("minimax:depth=1", "minimax:depth=1,quiescence=true"):
+        assert decide(spec, state) == ("e0e8", 1_000_000.0 - 7)

@@ -282,10 +282,11 @@ def next_key(key, moved, frm, to, captured):
 
 
 @njit(cache=True)
-def repetition(keys, checks, start, top, player):
+def repetition(keys, checks, start, top, player, occurrences=3):
     """XiangqiState._judge_repetition for the position keys[top], `player` to move there, with
     keys[start..top] the positions since the last capture and checks[i] whether the move into
-    keys[i] gave check. ONGOING unless this is the position's third occurrence; then the cycle
+    keys[i] gave check. ONGOING unless this is the position's third occurrence (or the
+    `occurrences`-th: a search may judge a cycle the first time it closes); then the cycle
     since its first occurrence decides: a side that checked with each of its moves there
     (perpetual check) loses, unless both did; otherwise a draw."""
     key = keys[top]
@@ -295,7 +296,7 @@ def repetition(keys, checks, start, top, player):
         if keys[i] == key:
             count += 1
             first = i
-    if count < 3:
+    if count < occurrences:
         return ONGOING
     perpetual_red = perpetual_black = True
     for i in range(first + 1, top + 1):

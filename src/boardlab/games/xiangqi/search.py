@@ -17,7 +17,9 @@ Two modes:
   (tests/games/xiangqi/test_xiangqi_search.py);
 - engine (`quiescence=True`): at depth 0 a quiescence search plays captures (all moves when
   in check) until the position is quiet, a move that gives check is searched one ply deeper,
-  and the table also cuts off: stronger, and its values differ from the plain search.
+  a repeated position is judged at its second occurrence (the cycle's verdict, reached one
+  cycle earlier), and the table also cuts off: stronger, and its values differ from the
+  plain search.
 """
 
 from __future__ import annotations
@@ -78,8 +80,11 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         return 0.0
     board = line.board
     moves = line.moves
-    # Has the game ended here? (XiangqiState.apply's order: no legal move first.)
-    verdict = repetition(line.keys, line.checks, start, top, player)
+    # Has the game ended here? (XiangqiState.apply's order: no legal move first.) Below the
+    # root, the engine judges a cycle as soon as it closes: what it would come to, found a
+    # cycle earlier.
+    verdict = repetition(line.keys, line.checks, start, top, player,
+                         2 if engine and ply > 0 else 3)
     if verdict != ONGOING or plies >= max_plies or (depth <= 0 and not engine) or \
             ply >= MAX_PLY:
         if not _has_legal(board, player, moves[ply]):
@@ -154,7 +159,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
 @njit(cache=True)
 def _quiet(line, tables, player, plies, alpha, beta, ply):
     """Quiescence search: the side to move may stand pat on the evaluation or capture; in
-    check it must answer, with any legal move (none: it has lost)."""
+    check it must answer, with any legal move. Without a legal move it has lost."""
     if count_node(tables):
         return 0.0
     board = line.board
@@ -166,6 +171,12 @@ def _quiet(line, tables, player, plies, alpha, beta, ply):
     n = _pseudo(board, player, moves[ply])
     best = -np.inf
     if not checked:
+        # No legal move at all (stalemate) loses too; usually the first move tried is legal.
+        for i in range(n + 1):
+            if i == n:
+                return _lost(plies)
+            if is_safe(board, player, general, moves[ply, i, 0], moves[ply, i, 1]):
+                break
         best = evaluate(board, EVALUATION, player)
         if best >= beta:
             return best
