@@ -335,10 +335,28 @@ class DQNAgent(Agent):
         return scores
 
 
+@dataclass
+class DuelingDQNSettings(DQNSettings):
+    weights: str = ""
+    """Weights file (.pt); empty = models/<game>-dueling-dqn.pt shipped in the repository;
+    `none` = a fresh network (for training)."""
+    dueling: bool = True
+    """Value + mean-subtracted advantage heads (seed 001's Dueling DQN); a weights file
+    brings its own."""
+
+
+@dataclass
+class MiniMaxDuelingDQNSettings(DuelingDQNSettings):
+    weights: str = ""
+    """Weights file (.pt); empty = models/<game>-minimax-dueling-dqn.pt shipped in the
+    repository; `none` = a fresh network (for training)."""
+
+
 class DuelingDQNAgent(DQNAgent):
     """Seed 001's Dueling DQN: the same agent, loading models/<game>-dueling-dqn.pt."""
 
     name = "dueling-dqn"
+    Settings = DuelingDQNSettings
     model_kind = "dueling-dqn"
 
 
@@ -347,6 +365,7 @@ class MiniMaxDuelingDQNAgent(DQNAgent):
     and played with one ply of minimax (`lookahead=1`), models/<game>-minimax-dueling-dqn.pt."""
 
     name = "minimax-dueling-dqn"
+    Settings = MiniMaxDuelingDQNSettings
     model_kind = "minimax-dueling-dqn"
 
 

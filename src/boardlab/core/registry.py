@@ -221,20 +221,24 @@ def describe_settings(settings_class: type) -> list[tuple[str, str, str]]:
 
 
 def _field_docs(settings_class: type) -> dict[str, str]:
-    """Field docstrings: the string literal on the line after each field."""
+    """Field docstrings: the string literal on the line after each field; a subclass's own
+    text for a field it redefines replaces its base class's."""
     import ast
     import inspect
     import textwrap
 
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(settings_class)))
-    except (OSError, TypeError, SyntaxError):
-        return {}
     docs: dict[str, str] = {}
-    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    for node, after in zip(body, body[1:]):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)):
-            docs[node.target.id] = " ".join(after.value.value.split())  # all of it, one line
+    for cls in reversed(settings_class.__mro__):
+        if not dataclasses.is_dataclass(cls):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, after in zip(body, body[1:]):
+            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[node.target.id] = " ".join(after.value.value.split())  # all, one line
     return docs
