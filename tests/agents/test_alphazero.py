@@ -83,9 +83,9 @@ def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
 
 
 def test_the_shipped_reversi_network_beats_random():
-    from pathlib import Path
+    from boardlab.core.weights import shipped_file
 
-    if not (Path(__file__).resolve().parents[2] / "models" / "reversi-alphazero.pt").exists():
+    if not shipped_file("reversi-alphazero.pt").is_file():
         pytest.skip("models/reversi-alphazero.pt is not in this checkout")
     game = make_game("reversi")
     agent = make_agent("alphazero:sims=16", game)

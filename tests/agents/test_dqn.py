@@ -6,7 +6,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from boardlab import BoardLabError, Clock, make_agent, make_game  # noqa: E402
-from boardlab.agents.dqn import DQNAgent, build_network, default_model_path  # noqa: E402
+from boardlab.agents.dqn import DQNAgent, build_network  # noqa: E402
+from boardlab.core.weights import shipped_file  # noqa: E402
 
 
 @pytest.fixture
@@ -85,7 +86,7 @@ def test_an_absurd_network_size_is_refused_before_allocating(game):
 
 
 def test_plain_spec_loads_the_shipped_weights(game):
-    assert default_model_path(game, "dqn", ".pt").is_file()
+    assert shipped_file(f"{game.name}-dqn.pt").is_file()
     agent = make_agent("dqn", game)
     state = game.initial_state()
     assert agent.act(state, Clock()) in state.legal_actions()

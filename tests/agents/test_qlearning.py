@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from boardlab import BoardLabError, Clock, make_agent, make_game
-from boardlab.agents.qlearning import QLearningAgent, QTable, default_model_path
+from boardlab.agents.qlearning import QLearningAgent, QTable
+from boardlab.core.weights import shipped_file
 
 
 @pytest.fixture
@@ -84,7 +85,7 @@ def test_missing_table_says_how_to_train_one(game, tmp_path):
 
 
 def test_plain_spec_loads_the_shipped_table(game):
-    assert default_model_path(game, "qlearning", ".npz").is_file()
+    assert shipped_file("jungle-qlearning.npz").is_file()
     agent = make_agent("qlearning", game)
     assert len(agent.table) > 0
     state = game.initial_state()

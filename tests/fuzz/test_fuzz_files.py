@@ -26,7 +26,7 @@ from boardlab.core.registry import make_agent, make_game
 from fuzz_support import documented, fuzz_settings, good_store_bytes
 
 REPO = Path(__file__).resolve().parents[2]
-MODELS = REPO / "models"
+MODELS = REPO / "src" / "boardlab" / "models"
 
 
 # --- the results store ----------------------------------------------------------------------

@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch")
 
 from boardlab import Clock, make_agent, make_game  # noqa: E402
 from boardlab.agents.dqn import DQNAgent  # noqa: E402
-from boardlab.agents.qlearning import default_model_path  # noqa: E402
+from boardlab.core.weights import shipped_file  # noqa: E402
 from boardlab.games.reversi.rewards import (  # noqa: E402
     TERMINAL_REWARD,
     dqn_reply_reward,
@@ -110,7 +110,7 @@ def _one_game(game, agents, seed=0):
     ("boardlab.agents.dqn:MiniMaxDuelingDQNAgent", "minimax-dueling-dqn", 1, True),
 ])
 def test_shipped_reversi_networks_load_by_spec_and_play(game, spec, kind, lookahead, dueling):
-    if not default_model_path(game, kind, ".pt").is_file():
+    if not shipped_file(f"reversi-{kind}.pt").is_file():
         pytest.skip(f"models/reversi-{kind}.pt is not shipped in this checkout")
     agent = make_agent(spec, game)
     assert agent.lookahead == lookahead and agent.settings.dueling == dueling

@@ -38,6 +38,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, TERMINAL, BoardLabError, Game, State
+from ..core.weights import shipped_weights
 from .mcts import _draw, principal_variation
 
 FORMAT = "boardlab-alphazero"
@@ -335,9 +336,8 @@ class AlphaZeroAgent(Agent):
             torch.manual_seed(self.settings.seed)
             self.network = self.build()
         else:
-            from .qlearning import default_model_path
-
-            path = Path(weights) if weights else default_model_path(game, "alphazero", ".pt")
+            path = (Path(weights) if weights
+                    else shipped_weights(game.name, "alphazero", ".pt", "alphazero"))
             self.network = self.load(path)
         self.network.eval()
         self.evaluate = NetworkEvaluator(self.network, torch)

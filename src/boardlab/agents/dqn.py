@@ -38,8 +38,8 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
+from ..core.weights import shipped_weights
 from .evaluation import outcomes_after
-from .qlearning import default_model_path
 
 FORMAT = "boardlab-dqn"
 VERSION = 1
@@ -54,7 +54,7 @@ below what would exhaust a laptop's memory."""
 @dataclass
 class DQNSettings:
     weights: str = ""
-    """Weights file (.pt); empty = models/<game>-dqn.pt shipped in the repository; `none` =
+    """Weights file (.pt); empty = models/<game>-dqn.pt shipped in the package; `none` =
     a fresh network (for training)."""
     hidden: int = 128
     """Width of the hidden layers."""
@@ -177,6 +177,8 @@ class DQNAgent(Agent):
     Settings = DQNSettings
     model_kind = "dqn"
     """Default weights: models/<game>-<model_kind>.pt."""
+    train_args = "dqn"
+    """What follows `boardlab train GAME` to train such weights (named when they are missing)."""
 
     def __init__(self, game: Game, settings: DQNSettings | None = None, **params: Any) -> None:
         super().__init__(game, settings, **params)
@@ -196,8 +198,8 @@ class DQNAgent(Agent):
             torch.manual_seed(self.settings.seed)
             self.network = self._build()
         else:
-            path = Path(weights) if weights else default_model_path(game, self.model_kind,
-                                                                    ".pt")
+            path = Path(weights) if weights else shipped_weights(
+                game.name, self.model_kind, ".pt", self.train_args)
             self.network = self.load(path)
         self.network.eval()
         self.lookahead = (self.settings.lookahead if self.settings.lookahead >= 0
@@ -338,7 +340,7 @@ class DQNAgent(Agent):
 @dataclass
 class DuelingDQNSettings(DQNSettings):
     weights: str = ""
-    """Weights file (.pt); empty = models/<game>-dueling-dqn.pt shipped in the repository;
+    """Weights file (.pt); empty = models/<game>-dueling-dqn.pt shipped in the package;
     `none` = a fresh network (for training)."""
     dueling: bool = True
     """Value + mean-subtracted advantage heads (seed 001's Dueling DQN); a weights file
@@ -349,7 +351,7 @@ class DuelingDQNSettings(DQNSettings):
 class MiniMaxDuelingDQNSettings(DuelingDQNSettings):
     weights: str = ""
     """Weights file (.pt); empty = models/<game>-minimax-dueling-dqn.pt shipped in the
-    repository; `none` = a fresh network (for training)."""
+    package; `none` = a fresh network (for training)."""
 
 
 class DuelingDQNAgent(DQNAgent):
@@ -358,6 +360,7 @@ class DuelingDQNAgent(DQNAgent):
     name = "dueling-dqn"
     Settings = DuelingDQNSettings
     model_kind = "dueling-dqn"
+    train_args = "dqn --params dueling=true"
 
 
 class MiniMaxDuelingDQNAgent(DQNAgent):
@@ -367,6 +370,7 @@ class MiniMaxDuelingDQNAgent(DQNAgent):
     name = "minimax-dueling-dqn"
     Settings = MiniMaxDuelingDQNSettings
     model_kind = "minimax-dueling-dqn"
+    train_args = "dqn --params dueling=true,reward=minimax,lookahead=1"
 
 
 def save_payload(path: str | os.PathLike[str], payload: dict) -> int:

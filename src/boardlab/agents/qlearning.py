@@ -34,6 +34,7 @@ import numpy as np
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
 from ..core.learning import RewardFunction, kit_for
+from ..core.weights import shipped_weights
 from .evaluation import expected_value, outcomes_after, pick_evaluator
 
 FORMAT = "boardlab-qtable"
@@ -46,7 +47,7 @@ FALLBACKS = ("transition", "reward", "greedy", "random")
 @dataclass
 class QLearningSettings:
     weights: str = ""
-    """Q table (.npz); empty = models/<game>-qlearning.npz shipped in the repository; `none`
+    """Q table (.npz); empty = models/<game>-qlearning.npz shipped in the package; `none`
     = an empty table (for training)."""
     alpha: float = 0.1
     """Learning rate (seed 000)."""
@@ -168,14 +169,6 @@ class QTable:
         return table
 
 
-def default_model_path(game: Game, kind: str, suffix: str) -> Path:
-    """models/<game>-<kind><suffix> in the repository holding the installed package."""
-    import boardlab
-
-    return Path(boardlab.__file__).resolve().parent.parent.parent / "models" / (
-        f"{game.name}-{kind}{suffix}")
-
-
 class QLearningAgent(Agent):
     name = "qlearning"
     Settings = QLearningSettings
@@ -192,7 +185,8 @@ class QLearningAgent(Agent):
         if weights.lower() == "none":
             self.table = QTable()
         else:
-            path = Path(weights) if weights else default_model_path(game, "qlearning", ".npz")
+            path = (Path(weights) if weights
+                    else shipped_weights(game.name, "qlearning", ".npz", "qlearning"))
             self.table = QTable.load(path, game.name)
 
     @classmethod

@@ -31,7 +31,7 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     train.add_argument("game", help="game spec, e.g. jungle")
     train.add_argument("agent", choices=ALGORITHMS)
     train.add_argument("--out", required=True, help="weights file to write, e.g. "
-                       "models/jungle-dqn.pt or models/jungle-qlearning.npz; a directory "
+                       "jungle-dqn.pt or jungle-qlearning.npz; a directory "
                        "for alphazero")
     train.add_argument("--episodes", type=int, default=2000, help="total episodes (default 2000)")
     train.add_argument("--seed", type=int, default=0)

@@ -1,0 +1,46 @@
+"""Shipped weights: package data in `boardlab/models/`, found through `importlib.resources`.
+
+A shipped file is named `<game>-<kind><suffix>` (`jungle-dqn.pt`, `jungle-qlearning.npz`,
+`reversi-minimax-dueling-dqn.pt`), beside its training record (`.metrics.csv`, `.curve.png`).
+Agents load it when their `weights` setting is empty, so a plain `pip install boardlab` plays
+`dqn`, `qlearning` and `alphazero` from any folder.
+"""
+
+from __future__ import annotations
+
+import atexit
+from contextlib import ExitStack
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from .game import BoardLabError
+
+MODELS = "models"
+"""The folder inside the `boardlab` package that holds the shipped weights."""
+
+# Weights inside a zipped install are copied to a temporary file that must outlive the load.
+_extracted = ExitStack()
+atexit.register(_extracted.close)
+
+
+def shipped_file(name: str) -> Traversable:
+    """`boardlab/models/NAME` as a resource (it may not exist: check `is_file()`)."""
+    return resources.files("boardlab") / MODELS / name
+
+
+def shipped_weights(game: str, kind: str, suffix: str, train: str) -> Path:
+    """The path of `<game>-<kind><suffix>` shipped with BoardLab.
+
+    `train` is what follows `boardlab train GAME` to make such a file (`dqn --params
+    dueling=true`): when BoardLab ships none, the BoardLabError is one line that names it.
+    """
+    name = f"{game}-{kind}{suffix}"
+    resource = shipped_file(name)
+    if not resource.is_file():
+        raise BoardLabError(f"BoardLab ships no {kind} weights for {game} ({MODELS}/{name} "
+                            f"is not installed); train them with `boardlab train {game} "
+                            f"{train} --out {name}` and play them as `{kind}:weights={name}`")
+    if isinstance(resource, Path):  # an ordinary install: the file itself
+        return resource
+    return Path(_extracted.enter_context(resources.as_file(resource)))
