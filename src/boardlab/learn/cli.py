@@ -31,8 +31,8 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     train.add_argument("game", help="game spec, e.g. jungle")
     train.add_argument("agent", choices=ALGORITHMS)
     train.add_argument("--out", required=True, help="weights file to write, e.g. "
-                       "jungle-dqn.pt or jungle-qlearning.npz; a directory "
-                       "for alphazero")
+                       "jungle-dqn.pt, jungle-qlearning.npz or xiangqi-alphazero.pt (for "
+                       "alphazero a path without a suffix is a directory: DIR/weights.pt)")
     train.add_argument("--episodes", type=int, default=2000, help="total episodes (default 2000)")
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--opponent", default="",
