@@ -4,7 +4,7 @@ Two tasks per game, each with its denominator measured in the same run (`attach_
 - `selfplay-alphazero` (positions/s, a position = one self-play decision): the compiled array
   search (learn/puct.py) with `LOCKSTEP` games a worker, against the reference Node search
   with the trainer's former default of 16 games a worker (`search=nodes`), both on `WORKERS`
-  worker processes, `SIMS` simulations a move;
+  worker processes (one, in this process, with --quick), `SIMS` simulations a move;
 - `selfplay-alphazero-leaves` (positions the network evaluated per second, in one process):
   the array search's self-play against the same network's own forward pass at batch 256 in
   the same process, the bound self-play approaches.
@@ -38,17 +38,18 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
         return []
     moves = MOVES[0] if quick else MOVES[1]
     lockstep = QUICK_LOCKSTEP if quick else LOCKSTEP
-    work = f"sims={SIMS}, {WORKERS} workers, {{}} games each, {moves} moves a game per batch"
+    workers = 1 if quick else WORKERS  # a smoke run starts no process pools
+    work = f"sims={SIMS}, {workers} workers, {{}} games each, {moves} moves a game per batch"
     return [
         Job(name, "selfplay-alphazero", f"array search x{lockstep} games", "positions",
-            work.format(lockstep), lambda: _self_play(game, "arrays", lockstep, moves),
+            work.format(lockstep), lambda: _self_play(game, "arrays", workers, lockstep, moves),
             warmup=False),
         Job(name, "selfplay-alphazero", f"array search x{lockstep} games, bfloat16",
             "positions", work.format(lockstep) + ", inference=bfloat16",
-            lambda: _self_play(game, "arrays", lockstep, moves, "bfloat16"), warmup=False),
+            lambda: _self_play(game, "arrays", workers, lockstep, moves, "bfloat16"), warmup=False),
         Job(name, "selfplay-alphazero", f"node search x{REFERENCE_LOCKSTEP} games (before)",
             "positions", work.format(REFERENCE_LOCKSTEP),
-            lambda: _self_play(game, "nodes", REFERENCE_LOCKSTEP, moves), peer=True,
+            lambda: _self_play(game, "nodes", workers, REFERENCE_LOCKSTEP, moves), peer=True,
             warmup=False),
         Job(name, "selfplay-alphazero-leaves", f"array search x{lockstep} games, 1 process",
             "leaves", f"network evaluations in self-play, sims={SIMS}",
@@ -72,32 +73,32 @@ def _network(game: Game) -> tuple[Any, dict[str, int]]:
     return agent, {"channels": agent.settings.channels, "blocks": agent.settings.blocks}
 
 
-def _config(search: str, lockstep: int, inference: str = "float32") -> Any:
+def _config(search: str, workers: int, lockstep: int, inference: str = "float32") -> Any:
     from ..learn.alphazero import AlphaZeroTraining
 
-    return AlphaZeroTraining(workers=WORKERS, games_per_worker=lockstep, sims=SIMS,
+    return AlphaZeroTraining(workers=workers, games_per_worker=lockstep, sims=SIMS,
                              search=search, temperature_moves=8, inference=inference)
 
 
-def _self_play(game: Game, search: str, lockstep: int, moves: int,
+def _self_play(game: Game, search: str, workers: int, lockstep: int, moves: int,
                inference: str = "float32") -> Batch:
     from ..learn.alphazero import Workers
 
     agent, architecture = _network(game)
-    config = _config(search, lockstep, inference)
-    workers = Workers(game.spec, architecture, config)
-    atexit.register(workers.close)
+    config = _config(search, workers, lockstep, inference)
+    pool = Workers(game.spec, architecture, config)
+    atexit.register(pool.close)
     weights = agent.network.state_dict()
     rounds = iter(range(10**9))
 
     def batch() -> int:
         seed = next(rounds)
         tasks = [(asdict(config), weights, lockstep, 1000 * seed + w, OPENING_PLIES, moves)
-                 for w in range(WORKERS)]
-        return sum(stats.positions for _, stats in workers.play(tasks))
+                 for w in range(workers)]
+        return sum(stats.positions for _, stats in pool.play(tasks))
     # Warm the workers up (imports, compiled kernels) outside the timed batches.
-    workers.play([(asdict(config), weights, 2, 10**6 + w, OPENING_PLIES, 1)
-                  for w in range(WORKERS)])
+    pool.play([(asdict(config), weights, 2, 10**6 + w, OPENING_PLIES, 1)
+               for w in range(workers)])
     return batch
 
 
@@ -105,7 +106,7 @@ def _leaves(game: Game, lockstep: int, moves: int) -> Batch:
     from ..learn.alphazero import self_play
 
     agent, _ = _network(game)
-    config = _config("arrays", lockstep)
+    config = _config("arrays", 1, lockstep)
     self_play(game, agent.network, config, 2, 10**6, OPENING_PLIES, 1)  # compile
     rounds = iter(range(10**9))
 
