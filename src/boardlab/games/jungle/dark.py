@@ -105,6 +105,11 @@ class JungleDarkGame(Game):
                          hidden_information=False,
                          max_length=17 * self.settings.no_capture_limit)
 
+    def encode_batch(self, states, players) -> np.ndarray:
+        from .encode import network_inputs
+
+        return network_inputs(list(states), list(players))
+
     def learning_kit(self):
         from .rewards import learning_kit
 
