@@ -146,6 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
     new_agent.add_argument("--force", action="store_true", help="overwrite an existing file")
     new_agent.set_defaults(run=cmd_new_agent)
 
+    new_game = commands.add_parser(
+        "new-game", help="write a game package of its own (starts as tic-tac-toe) to edit",
+        description="Write a game package with its own pyproject.toml, whose `boardlab.games` "
+                    "entry point registers the game once it is installed (pip install -e DIR): "
+                    "a working tic-tac-toe to edit into your game, a README and a test that "
+                    "runs BoardLab's contract checks (boardlab.testing). See docs/new-game.md.")
+    new_game.add_argument("name", help="the game's name in specs, e.g. connect-four")
+    new_game.add_argument("--out", default=None,
+                          help="folder to write (default: NAME in the current folder)")
+    new_game.add_argument("--force", action="store_true", help="overwrite existing files")
+    new_game.set_defaults(run=cmd_new_game)
+
     # Faces that live in their own packages add their own subcommands.
     from .arena.tune_cli import add_tune_parser
     from .bench.cli import add_bench_parser
@@ -513,6 +525,20 @@ def cmd_new_agent(args: argparse.Namespace) -> int:
         raise BoardLabError(f"new-agent: {path} exists; choose --out or add --force")
     path.write_text(agent_file(args.name, str(path)))
     print(f"wrote {path}; try: boardlab arena jungle {path}:{args.name} random greedy --games 20")
+    return 0
+
+
+def cmd_new_game(args: argparse.Namespace) -> int:
+    from .core.registry import game_names
+    from .templates import write_game_package
+
+    if args.name in game_names():
+        raise BoardLabError(f"new-game: a game named {args.name!r} is installed already; "
+                            "choose another name")
+    out = Path(args.out or args.name)
+    for path in write_game_package(args.name, out, force=args.force):
+        print(f"wrote {path}")
+    print(f"next: pip install -e {out} && boardlab arena {args.name} random greedy --games 10")
     return 0
 
 
