@@ -199,7 +199,9 @@ class DQNAgent(Agent):
             self.network = self._build()
         else:
             path = Path(weights) if weights else shipped_weights(
-                game.name, self.model_kind, ".pt", self.train_args)
+                game.name, self.model_kind, ".pt", self.train_args,
+                cannot_train=None if game.learning_kit() else
+                f"{game.name} declares no learning kit (Game.learning_kit)")
             self.network = self.load(path)
         self.network.eval()
         self.lookahead = (self.settings.lookahead if self.settings.lookahead >= 0

@@ -29,18 +29,23 @@ def shipped_file(name: str) -> Traversable:
     return resources.files("boardlab") / MODELS / name
 
 
-def shipped_weights(game: str, kind: str, suffix: str, train: str) -> Path:
+def shipped_weights(game: str, kind: str, suffix: str, train: str,
+                    cannot_train: str | None = None) -> Path:
     """The path of `<game>-<kind><suffix>` shipped with BoardLab.
 
     `train` is what follows `boardlab train GAME` to make such a file (`dqn --params
-    dueling=true`): when BoardLab ships none, the BoardLabError is one line that names it.
+    dueling=true`): when BoardLab ships none, the BoardLabError is one line that names it, or,
+    where `cannot_train` says why no command can train them for this game, that reason.
     """
     name = f"{game}-{kind}{suffix}"
     resource = shipped_file(name)
     if not resource.is_file():
-        raise BoardLabError(f"BoardLab ships no {kind} weights for {game} ({MODELS}/{name} "
-                            f"is not installed); train them with `boardlab train {game} "
-                            f"{train} --out {name}` and play them as `{kind}:weights={name}`")
+        missing = f"BoardLab ships no {kind} weights for {game} ({MODELS}/{name} is not installed)"
+        if cannot_train:
+            raise BoardLabError(f"{missing}, and `boardlab train` cannot make them: "
+                                f"{cannot_train}; give weights=FILE or weights=none")
+        raise BoardLabError(f"{missing}; train them with `boardlab train {game} {train} "
+                            f"--out {name}` and play them as `{kind}:weights={name}`")
     if isinstance(resource, Path):  # an ordinary install: the file itself
         return resource
     return Path(_extracted.enter_context(resources.as_file(resource)))
