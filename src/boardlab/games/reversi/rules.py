@@ -14,7 +14,7 @@ from operator import index as as_int
 import numpy as np
 
 from ...core.game import (TERMINAL, EngineDialect, Game, GameFacts, IllegalActionError,
-                          ParseError, State)
+                          ParseError, State, random_opening)
 from .bitboard import (
     SIZE,
     SQUARES,
@@ -39,7 +39,15 @@ START_WHITE = (1 << 27) | (1 << 36)   # d4, e5
 
 @dataclass(frozen=True)
 class ReversiSettings:
-    """Reversi has no parameters: the standard 8x8 game."""
+    """The standard 8x8 game; `opening_plies` only varies where it starts."""
+
+    opening_plies: int = 0
+    """Random plies from the start, drawn from the game's seed, so that arena games between
+    deterministic agents (a network, alpha-beta) start apart; 0 = the standard start."""
+
+    def __post_init__(self) -> None:
+        if self.opening_plies < 0:
+            raise ValueError("opening_plies must be at least 0")
 
 
 class ReversiGame(Game):
@@ -57,7 +65,8 @@ class ReversiGame(Game):
         return learning_kit()
 
     def initial_state(self, seed: int | None = None) -> "ReversiState":
-        return ReversiState(self, START_BLACK, START_WHITE, BLACK)
+        start = ReversiState(self, START_BLACK, START_WHITE, BLACK)
+        return random_opening(start, self.settings.opening_plies, seed)  # type: ignore[return-value]
 
     def state_from_text(self, text: str) -> "ReversiState":
         return parse_position(self, text)
