@@ -1,4 +1,5 @@
-"""Uniformly random legal moves, seeded per game by the match runner: the baseline of every table."""
+"""Uniformly random legal moves, seeded per game by the match runner: the baseline of every
+table."""
 
 from __future__ import annotations
 

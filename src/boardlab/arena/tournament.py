@@ -218,9 +218,9 @@ def resume_tournament(db_path: str | os.PathLike[str], workers: int | None = 1,
         if not entries:
             raise BoardLabError(f"{path} records no tournament parameters (written by an "
                                 "older BoardLab); run the arena command again with its agents")
-        counts = [(entry, len([t for t in round_robin_keys(
+        counts = [(entry, len(list(round_robin_keys(
             entry.game, list(entry.agents), entry.games_per_pair, entry.base_seed,
-            entry.time_per_move)]), len(_finished_of(store, entry))) for entry in entries]
+            entry.time_per_move))), len(_finished_of(store, entry))) for entry in entries]
     unfinished = [entry for entry, total, done in counts if done < total]
     entry = max(unfinished, key=lambda e: e.updated_at) if unfinished else \
         max(entries, key=lambda e: e.updated_at)

@@ -14,9 +14,9 @@ seed keeps any change that wins (threshold 0.5); with few games per comparison t
 change that is no better half the time, so `tune` raises the threshold by `margin` standard
 errors of the score (0.5/sqrt(games), the largest a game scored 1, 1/2 or 0 can have). A
 round in which nothing was kept halves the step. `validate` then plays the best agent against
-the start on fresh seeds and reports the score with its 95% interval. Every choice is a function of the seed, so a climb whose
-games are stored (`run_tournament` with a database) replays them from the store when run
-again and continues where it stopped.
+the start on fresh seeds and reports the score with its 95% interval. Every choice is a
+function of the seed, so a climb whose games are stored (`run_tournament` with a database)
+replays them from the store when run again and continues where it stopped.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def run_jobs(jobs: list[Job], repeat: int, min_seconds: float) -> list[Figure]:
             batch()
         batches.append((job, figure, batch))
     for _ in range(repeat):
-        for job, figure, batch in batches:
+        for _job, figure, batch in batches:
             figure.rates.append(sample(batch, min_seconds))
     for job, figure, _ in batches:
         if job.tally is not None:

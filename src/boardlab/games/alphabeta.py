@@ -62,7 +62,8 @@ class Tables(NamedTuple):
 
 
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
-    return Tables(np.zeros(1 << table_bits, dtype=ENTRY), np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
+    return Tables(np.zeros(1 << table_bits, dtype=ENTRY),
+                  np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
                   np.zeros(squares * squares, dtype=np.int64), np.zeros(5, dtype=np.int64))
 
 

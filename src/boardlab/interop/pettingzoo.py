@@ -53,7 +53,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(facts.num_actions,), dtype=np.int8),
         })
-        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: spaces.Discrete(facts.num_actions) for a in self.possible_agents}
         self.state_ = self.game.initial_state(0)
         self._chance_rng, self._view_rngs = episode_rngs(0, facts.num_players)
@@ -71,10 +71,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self._chance_rng, self._view_rngs = episode_rngs(seed, self.game.num_players)
         resolve_chance(self.state_, self._chance_rng)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._select_next()
 
@@ -98,7 +98,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self._cumulative_rewards[agent] = 0.0
         self.state_.apply(int(action))
         resolve_chance(self.state_, self._chance_rng)
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state_.is_terminal():
             returns = self.state_.returns()
             for name, seat in self._seat.items():

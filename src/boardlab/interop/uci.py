@@ -17,10 +17,11 @@ Commands understood (either protocol's greeting is accepted, and answered in kin
 Moves are written as the game declares for the protocol spoken (`Game.engine_dialects`):
 xiangqi in UCCI uses ICCS `h2e2`, in UCI Fairy-Stockfish's `h3e3` (ranks 1-10); minichess
 `a2a3`; a game that declares nothing uses its own notation. The protocol before any greeting is
-the game's first declared UCI or UCCI one. FEN is the game's `to_text` notation. The search runs in a thread against a `Clock` whose budget comes from
-`go`; `stop` sets that budget to zero. `depth D` sets the agent's `depth` parameter for that
-search when the agent has one. A line that cannot be understood gets one
-`info string error: ...` line and the engine carries on; it never exits on bad input.
+the game's first declared UCI or UCCI one. FEN is the game's `to_text` notation. The search
+runs in a thread against a `Clock` whose budget comes from `go`; `stop` sets that budget to
+zero. `depth D` sets the agent's `depth` parameter for that search when the agent has one. A
+line that cannot be understood gets one `info string error: ...` line and the engine carries
+on; it never exits on bad input.
 """
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ class Actors:
             kind: Any = _RayActor
         else:
             kind = _LocalActor
-        training = {k: v for k, v in asdict(trainer.training).items()}
+        training = asdict(trainer.training)
         agent_params = {k: v for k, v in asdict(trainer.agent.settings).items()
                         if k != "weights"}
         self.actors = [kind(trainer.game.spec, agent_params, training, trainer.seed,

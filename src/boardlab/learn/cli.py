@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..core.game import BoardLabError, ParseError
+from ..core.game import ParseError
 from ..core.registry import build_settings, make_game, split_params
 
 ALGORITHMS = ("qlearning", "dqn", "alphazero")

@@ -34,8 +34,8 @@ EVALUATION_WEIGHTS = {
     "seed-minimax": (100.0, 0.0, 0.0),
     "seed-minimax-boxed": (1.0, 0.0, 0.0),
 }
-"""(piece_count_weight, hunt_weight, simplify_weight) of the game's evaluators that `evaluate` computes, by
-name; the greedy ones it does not."""
+"""(piece_count_weight, hunt_weight, simplify_weight) of the game's evaluators that `evaluate`
+computes, by name; the greedy ones it does not."""
 ONGOING, DRAW = -2, -1
 """`end_of_turn_status` results besides a winner 0 or 1 (dark.JungleDarkState.winner's -1 is a
 draw too)."""
@@ -359,8 +359,8 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
             return 0.0
         return WIN_VALUE - plies if status == me else -(WIN_VALUE - plies)
     if depth <= 0:
-        return _evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1], weights[2],
-                         buffer[0])
+        return _evaluate(board, me, hidden1 if me == 0 else hidden0, weights[0], weights[1],
+                         weights[2], buffer[0])
     actions = buffer[depth]
     n = _ordered_actions(board, player, actions, killers[depth, 0], killers[depth, 1])
     maximising = player == me
