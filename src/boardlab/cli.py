@@ -249,7 +249,7 @@ def _play_with_people(args: argparse.Namespace) -> int:
 
     session = Session(args.game, args.agents, args.seed, args.time_per_move)
     names = session.names
-    key = render.text_key(session.game.name)
+    key = render.text_key(session.game)
     print(session.shown())
     if key:
         print(key)

@@ -17,7 +17,7 @@ from boardlab.web.sessions import Session
 from boardlab.core.registry import game_names
 
 
-@pytest.mark.parametrize("name", [n for n in game_names() if render.has_renderer(n)])
+@pytest.mark.parametrize("name", [n for n in game_names() if render.has_renderer(make_game(n))])
 def test_every_drawn_game_has_one_named_clickable_cell_per_square(name):
     state = make_game(name).initial_state(0)
     drawn = render.picture(state)
@@ -59,7 +59,7 @@ def test_the_last_move_is_marked():
 
 def test_a_game_without_a_renderer_is_drawn_as_its_text():
     state = _SecretGame().initial_state(3)
-    assert not render.has_renderer("secret-test")
+    assert not render.has_renderer(_SecretGame())
     svg = render.svg(state)
     assert "text-board" in svg and "secret 0: 3" in svg and render.action_cells(state, 0) == ()
 
@@ -103,7 +103,7 @@ def test_jungle_animals_are_drawn_as_pictures_shipped_with_the_package():
 @pytest.mark.parametrize("font, shown", [(True, "帥"), (False, ">K<")])
 def test_xiangqi_pieces_show_chinese_characters_only_where_a_font_exists(monkeypatch, font,
                                                                          shown):
-    from boardlab.render import xiangqi
+    from boardlab.games.xiangqi import render as xiangqi
 
     monkeypatch.setattr(xiangqi, "has_chinese_font", lambda: font)
     svg = render.svg(make_game("xiangqi").initial_state(0))

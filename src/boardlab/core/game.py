@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Sequence
 
 import numpy as np
 
@@ -139,6 +139,12 @@ class Game:
         uci`), the game's usual one first; empty when no engine protocol knows the game."""
         return ()
 
+    def renderer(self) -> "Renderer | None":
+        """How positions are drawn (the web page, `boardlab play`, replays): usually the game
+        package's `render` module, imported inside this method so the rules load without any
+        drawing code. None (the default): the game is drawn as its text (`str(state)`)."""
+        return None
+
     def forfeit_returns(self, loser: int) -> list[float]:
         """Returns when `loser` forfeits (crash, illegal action, time): loser -1, the rest +1."""
         n = self.num_players
@@ -157,6 +163,19 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.spec}>"
+
+
+class Renderer(Protocol):
+    """What `Game.renderer()` returns, usually a module: a game's picture for
+    `boardlab.render`, which draws it (core draws nothing). It may also define `PLAYER_NAMES`
+    (the sides' names by seat), `TEXT_KEY` (what the letters of `str(state)` mean) and
+    `move_label(state, action) -> str` (a move that has no cell, as a person reads it)."""
+
+    def picture(self, state: "State", viewer: int | None = None) -> Any:
+        """A `boardlab.render.Picture` of `state` as seat `viewer` may see it (None: all)."""
+
+    def action_cells(self, state: "State", action: int) -> Sequence[int]:
+        """The cells of the picture a person clicks to play `action` (none for a pass)."""
 
 
 class State:
@@ -240,20 +259,6 @@ class State:
 
     def __str__(self) -> str:
         raise NotImplementedError
-
-    # --- pictures --------------------------------------------------------------------------
-    def svg(self, last_action: int | None = None, highlights=(), viewer: int | None = None) -> str:
-        """The position as SVG, drawn by `boardlab.render` (legal-move and last-move marks).
-
-        Imported here lazily: drawing is a face of its own, found by game name, so core
-        depends on no renderer and a game without one is drawn as its text."""
-        from ..render import svg
-
-        return svg(self, last_action, highlights, viewer=viewer)
-
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a state as its picture."""
-        return self.svg()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""Boards as pictures: `svg(state)` draws any game's position as SVG.
+"""Boards as pictures: a drawing library the games use, and `svg(state)` for any game.
 
-Each game with a picture has one small module here named after it (`jungle-classic` ->
-`jungle_classic.py`) with two functions:
+A game declares its picture through the hook `Game.renderer()` (core/game.py), which returns
+its package's drawing module (`games/reversi/render.py`) with two functions:
 
 - `picture(state, viewer) -> Picture`: the board as a grid of cells and pieces (grid.py draws
   it). `viewer` is the seat whose eyes the picture is for, or None for a spectator who sees
@@ -15,78 +15,67 @@ and may name the players and explain its text board:
 - `TEXT_KEY`: one paragraph explaining the letters of `str(state)`, shown by `play`'s `help`;
 - `move_label(state, action) -> str`: a move without a cell as a person reads it (a card).
 
-A game without such a module is still drawn: its `str(state)` as monospace text. So a new
-game appears everywhere (the web page, replays) as soon as it loads, and looks like a board
-once its module here exists.
+A game without a renderer (the hook's default) is still drawn: its `str(state)` as monospace
+text. So a new game appears everywhere (the web page, replays) as soon as it loads, and looks
+like a board once its package has a render module. A game's `State` that also inherits
+`Drawable` draws itself (`state.svg()`, Jupyter's picture).
+
+This package names no game: grid.py (cells, pieces, heat maps as SVG), thinking.py (an
+agent's thoughts on the cells) and graph.py (value graphs) serve every game.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import Iterable
+from typing import Any, Iterable, cast
 
-from ..core.game import State
+from ..core.game import Game, Renderer, State
 from .grid import Picture, Piece, text_svg, to_svg
 from .thinking import Thinking, place
 
-__all__ = ["Picture", "Piece", "action_cells", "has_renderer", "move_label", "picture",
-           "player_name", "renderer", "svg", "text_key", "thinking"]
-
-_MODULES: dict[str, ModuleType | None] = {}
+__all__ = ["Drawable", "Picture", "Piece", "action_cells", "has_renderer", "move_label",
+           "picture", "player_name", "svg", "text_key", "thinking"]
 
 
-def renderer(game_name: str) -> ModuleType | None:
-    """The rendering module of `game_name`, or None when the game has none (text fallback)."""
-    if game_name not in _MODULES:
-        module_name = f"{__name__}.{game_name.replace('-', '_')}"
-        try:
-            _MODULES[game_name] = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise  # the module exists but something it imports is missing: a real bug
-            _MODULES[game_name] = None
-    return _MODULES[game_name]
-
-
-def has_renderer(game_name: str) -> bool:
-    return renderer(game_name) is not None
+def has_renderer(game: Game) -> bool:
+    return game.renderer() is not None
 
 
 def picture(state: State, viewer: int | None = None) -> Picture | None:
     """The game's Picture of `state`, or None for a game drawn as text."""
-    module = renderer(state.game.name)
+    module = state.game.renderer()
     return None if module is None else module.picture(state, viewer)
 
 
 def action_cells(state: State, action: int) -> tuple[int, ...]:
     """The cells a person clicks to play `action` in `state`; () without a renderer."""
-    module = renderer(state.game.name)
+    module = state.game.renderer()
     return () if module is None else tuple(module.action_cells(state, action))
 
 
-def player_name(game_name: str, seat: int, players: int = 2) -> str:
+def player_name(game: Game, seat: int) -> str:
     """How the page and `play` call `seat`: its colour where the game's picture names one
     (`red`; with more than two players `red 2`, seat 2 of the red team), else `seat N`."""
-    module = renderer(game_name)
-    names = getattr(module, "PLAYER_NAMES", ()) if module is not None else ()
+    names = _optional(game.renderer(), "PLAYER_NAMES", ())
     if not names:
         return f"seat {seat}"
     name = names[seat % len(names)]
-    return name if players <= len(names) else f"{name} {seat}"
+    return name if game.num_players <= len(names) else f"{name} {seat}"
 
 
-def text_key(game_name: str) -> str:
+def text_key(game: Game) -> str:
     """The game's explanation of its text board's letters ('' where it has none)."""
-    module = renderer(game_name)
-    return getattr(module, "TEXT_KEY", "") if module is not None else ""
+    return _optional(game.renderer(), "TEXT_KEY", "")
 
 
 def move_label(state: State, action: int) -> str:
     """A move as a button under the board shows it: the game's label, else its notation."""
-    module = renderer(state.game.name)
-    label = getattr(module, "move_label", None) if module is not None else None
+    label = _optional(state.game.renderer(), "move_label", None)
     return label(state, action) if label is not None else state.action_to_str(action)
+
+
+def _optional(module: Renderer | None, name: str, default: Any) -> Any:
+    """One of the renderer's optional names (PLAYER_NAMES, TEXT_KEY, move_label)."""
+    return default if module is None else getattr(module, name, default)
 
 
 def thinking(state: State, info: dict) -> Thinking:
@@ -128,3 +117,19 @@ def svg(state: State, last_action: int | None = None, highlights: Iterable[int |
         return to_svg(drawn, last_cells, marked, flipped)
     return to_svg(drawn, last_cells, marked, flipped, heat=thought.layers,
                   arrows=thought.arrows)
+
+
+class Drawable:
+    """Mixed into a game's `State` (before `State`) so a position draws itself: `svg()`, and
+    the picture Jupyter shows. Here, not in core, because core draws nothing."""
+
+    __slots__ = ()  # adds no instance fields to the State it is mixed into
+
+    def svg(self, last_action: int | None = None, highlights: Iterable[int | str] = (),
+            viewer: int | None = None) -> str:
+        """The position as SVG (see `boardlab.render.svg`): legal-move and last-move marks."""
+        return svg(cast(State, self), last_action, highlights, viewer=viewer)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a state as its picture."""
+        return self.svg()

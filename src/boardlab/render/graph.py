@@ -54,7 +54,7 @@ def value_graph_svg(points: Sequence[tuple[int, int, float]], names: Sequence[st
                    '</text>')
     out.append(f'<text x="{left + inner_w}" y="{height - 20}" text-anchor="end" fill="#555">'
                f'ply {plies}</text>')
-    legend_x = left
+    legend_x = float(left)
     for seat, (series, scale) in enumerate(scaled_series(points, len(names))):
         colour = COLOURS[seat % len(COLOURS)]
         label = names[seat] + ("" if scale == 1 else f" (÷{scale:.3g})")

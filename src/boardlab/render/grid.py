@@ -66,7 +66,7 @@ class Picture:
     """Labels beside the rows, top to bottom as drawn unflipped."""
     cell_fills: dict[int, str] = field(default_factory=dict)
     """Cells drawn in another colour (Jungle's home rows, say)."""
-    extra_lines: list[tuple[float, float, float, float]] = field(default_factory=list)
+    extra_lines: Sequence[tuple[float, float, float, float]] = field(default_factory=list)
     """Lines from (row, col) to (row, col) in cell units (xiangqi's palace diagonals)."""
     banner: str = ""
     """Text written across the middle of the board between two rows (xiangqi's river)."""

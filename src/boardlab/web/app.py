@@ -105,11 +105,12 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
                 out.append({"name": name, "loads": False,
                             "error": f"{type(error).__name__}: {error}"})
                 continue
-            facts = cls().facts
+            game = cls()
+            facts = game.facts
             out.append({"name": name, "loads": True, "players": facts.num_players,
                         "has_chance": facts.has_chance,
                         "hidden_information": facts.hidden_information,
-                        "renderer": render.has_renderer(name),
+                        "renderer": render.has_renderer(game),
                         "params": _params(cls.Settings)})
         return out
 

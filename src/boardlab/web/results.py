@@ -74,7 +74,7 @@ class Results:
             raise BoardLabError(f"stored game {number} is {record.game}, which does not load "
                                 f"here: {error}") from None
         state = game.initial_state(record.seed)
-        names = [render.player_name(game.name, seat, game.num_players)
+        names = [render.player_name(game, seat)
                  for seat in range(game.num_players)]
         steps: list[Step] = []
         pending: Step | None = None  # the last decision, noted once its chance is resolved
@@ -113,7 +113,7 @@ class Results:
                 "seed": record.seed, "ply": ply, "plies": decisions,
                 "moves": move_entries(steps, names),
                 "result": result_text(record.returns, record.agents, names),
-                "reason": record.reason, "renderer": render.has_renderer(game.name),
+                "reason": record.reason, "renderer": render.has_renderer(game),
                 "svg": render.svg(shown, shown_last), "text": str(shown)}
 
     def tournaments(self) -> list[dict[str, Any]]:

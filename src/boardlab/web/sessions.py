@@ -76,7 +76,7 @@ class Session:
         self.touched = time.monotonic()
         self.on_finish = on_finish
         """Called once each time the game ends (the server stores it in the results store)."""
-        self.names = [render.player_name(self.game.name, seat, self.game.num_players)
+        self.names = [render.player_name(self.game, seat)
                       for seat in range(self.game.num_players)]
         self.restart(seed)
 
@@ -244,7 +244,7 @@ class Session:
             "over": self.is_over(),
             "result": result,
             "viewer": viewer,
-            "renderer": render.has_renderer(self.game.name),
+            "renderer": render.has_renderer(self.game),
             "svg": render.svg(shown, viewer=viewer, flipped=self.human_seats == [1],
                               last_cells=last_cells, thought=thought,
                               caption=result["text"] if self.resigned is not None else None),

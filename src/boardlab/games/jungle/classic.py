@@ -21,9 +21,11 @@ from ...core.game import (
     GameFacts,
     IllegalActionError,
     ParseError,
+    Renderer,
     State,
     check_action,
 )
+from ...render import Drawable
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -158,6 +160,11 @@ class JungleClassicGame(Game):
                          hidden_information=False,
                          max_length=16 * self.settings.no_capture_limit)
 
+    def renderer(self) -> Renderer:
+        from . import render_classic  # the picture: loaded when something draws
+
+        return render_classic
+
     def learning_kit(self):
         from .classic_rewards import learning_kit
 
@@ -176,7 +183,7 @@ class JungleClassicGame(Game):
         return EVALUATORS
 
 
-class JungleClassicState(State):
+class JungleClassicState(Drawable, State):
     __slots__ = ("game", "board", "player", "no_capture", "plies", "winner", "hash",
                  "history", "counts", "_legal")
 

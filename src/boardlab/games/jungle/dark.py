@@ -20,9 +20,11 @@ from ...core.game import (
     GameFacts,
     IllegalActionError,
     ParseError,
+    Renderer,
     State,
     check_action,
 )
+from ...render import Drawable
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -105,6 +107,11 @@ class JungleDarkGame(Game):
                          hidden_information=False,
                          max_length=17 * self.settings.no_capture_limit)
 
+    def renderer(self) -> Renderer:
+        from . import render  # the picture: loaded when something draws
+
+        return render
+
     def encode_batch(self, states, players) -> np.ndarray:
         from .encode import network_inputs
 
@@ -149,7 +156,7 @@ class JungleDarkGame(Game):
         return search
 
 
-class JungleDarkState(State):
+class JungleDarkState(Drawable, State):
     __slots__ = ("game", "board", "player", "hidden", "pending", "no_capture", "plies",
                  "winner", "_legal")
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State,
-                          check_action, random_opening)
+from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
+                          State, check_action, random_opening)
+from ...render import Drawable
 from ..chesslike import (Board, board_field, count_pieces, parse_board_field,
                          parse_side_to_move, text_board)
 from . import rules
@@ -81,6 +82,11 @@ class MiniChessGame(Game):
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=self.settings.max_plies)
 
+    def renderer(self) -> Renderer:
+        from . import render  # the picture: loaded when something draws
+
+        return render
+
     def initial_state(self, seed: int | None = None) -> "MiniChessState":
         start = self.state_from_text(START_FEN)
         return random_opening(start, self.settings.opening_plies, seed)
@@ -125,7 +131,7 @@ class MiniChessGame(Game):
         return kernels.encode_batch(states, players)
 
 
-class MiniChessState(State):
+class MiniChessState(Drawable, State):
     __slots__ = ("game", "board", "player", "plies", "winner", "end_reason", "_moves")
 
     def __init__(self, game: MiniChessGame, board: Board, player: int, plies: int = 0) -> None:

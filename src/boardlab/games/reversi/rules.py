@@ -14,7 +14,8 @@ from operator import index as as_int
 import numpy as np
 
 from ...core.game import (TERMINAL, EngineDialect, Game, GameFacts, IllegalActionError,
-                          ParseError, State, random_opening)
+                          ParseError, Renderer, State, random_opening)
+from ...render import Drawable
 from .bitboard import (
     SIZE,
     SQUARES,
@@ -58,6 +59,11 @@ class ReversiGame(Game):
     def facts(self) -> GameFacts:
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=MAX_LENGTH)
+
+    def renderer(self) -> Renderer:
+        from . import render  # the picture: loaded when something draws
+
+        return render
 
     def learning_kit(self):
         from .rewards import learning_kit
@@ -105,7 +111,7 @@ class ReversiGame(Game):
             [1.0, -1.0] if difference > 0 else [-1.0, 1.0])
 
 
-class ReversiState(State):
+class ReversiState(Drawable, State):
     __slots__ = ("game", "black", "white", "player", "plies", "_moves", "_over")
 
     def __init__(self, game: ReversiGame, black: int, white: int, player: int,

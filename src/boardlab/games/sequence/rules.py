@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, State
+from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, Renderer, State
+from ...render import Drawable
 from .cards import (
     CARD_SQUARES,
     CORNERS,
@@ -103,6 +104,11 @@ class SequenceGame(Game):
         return GameFacts(num_players=n, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=True, max_length=3 * (len(FULL_DECK) - HAND_SIZE * n))
 
+    def renderer(self) -> Renderer:
+        from . import render  # the picture: loaded when something draws
+
+        return render
+
     def initial_state(self, seed: int | None = None) -> "SequenceState":
         deck = list(FULL_DECK)
         random.Random(seed).shuffle(deck)
@@ -126,7 +132,7 @@ class SequenceGame(Game):
         return EVALUATORS
 
 
-class SequenceState(State):
+class SequenceState(Drawable, State):
     __slots__ = ("game", "board", "hands", "draft", "deck", "discards", "known", "seat",
                  "phase", "trade_done", "sequences", "plies", "winner", "viewer", "last",
                  "prev_board", "_legal")

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, State,
-                          check_action, random_opening)
+from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
+                          State, check_action, random_opening)
+from ...render import Drawable
 from ..chesslike import Board, board_field, parse_board_field, parse_side_to_move, text_board
 from . import rules
 from .actions import (ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, FILES, NUM_ACTIONS, MOVE_NAMES,
@@ -50,6 +51,11 @@ class XiangqiGame(Game):
     def facts(self) -> GameFacts:
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=self.settings.max_plies)
+
+    def renderer(self) -> Renderer:
+        from . import render  # the picture: loaded when something draws
+
+        return render
 
     def initial_state(self, seed: int | None = None) -> "XiangqiState":
         start = self.state_from_text(START_FEN)
@@ -95,7 +101,7 @@ class XiangqiGame(Game):
         return kernels.encode_batch(states, players)
 
 
-class XiangqiState(State):
+class XiangqiState(Drawable, State):
     __slots__ = ("game", "board", "player", "plies", "winner", "history", "checks", "_legal",
                  "end_reason")
 

@@ -6,11 +6,10 @@ decided until it is revealed, so no viewer can know more.
 
 from __future__ import annotations
 
-from ..games.jungle.dark import (COLS, HIDDEN, NUM_REVEALS, ROWS, JungleDarkState, decode_move,
-                                 sq_name)
-from ..games.jungle.pieces import ANIMAL_LETTERS, ANIMAL_NAMES
+from ...render.grid import Picture, Piece
 from .animals import ICONS, animal_piece
-from .grid import Picture, Piece
+from .dark import COLS, HIDDEN, NUM_REVEALS, ROWS, JungleDarkState, decode_move, sq_name
+from .pieces import ANIMAL_LETTERS, ANIMAL_NAMES
 
 SIDE_COLOURS = ("#c0392b", "#2c5aa0")
 SIDE_NAMES = ("red", "blue")

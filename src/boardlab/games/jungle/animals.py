@@ -10,8 +10,8 @@ and its coordinates rounded to whole units.
 
 from __future__ import annotations
 
-from ..games.jungle.pieces import ANIMAL_LETTERS, ANIMAL_NAMES
-from .grid import Piece
+from ...render.grid import Piece
+from .pieces import ANIMAL_LETTERS, ANIMAL_NAMES
 
 BOX = 100
 """Side of the square every path is drawn in."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..games.reversi.bitboard import SIZE, SQUARES, square_name
-from ..games.reversi.rules import PASS, ReversiState
-from .grid import Picture, Piece
+from ...render.grid import Picture, Piece
+from .bitboard import SIZE, SQUARES, square_name
+from .rules import PASS, ReversiState
 
 DISCS = (Piece("", "#111", stroke="#000", title="black disc"),
          Piece("", "#f7f7f7", stroke="#444", title="white disc"))

@@ -11,10 +11,10 @@ import functools
 import shutil
 import subprocess
 
-from ..games.xiangqi.actions import ACTION_FROM, ACTION_TO, FILES, square_name
-from ..games.xiangqi.game import SIDE_NAMES, XiangqiState
-from ..games.xiangqi.rules import COLS, LETTER_OF, PIECE_NAMES, ROWS, SQUARES
-from .grid import Picture, Piece
+from ...render.grid import Picture, Piece
+from .actions import ACTION_FROM, ACTION_TO, FILES, square_name
+from .game import SIDE_NAMES, XiangqiState
+from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS, SQUARES
 
 CHARACTERS = ({1: "帥", 2: "仕", 3: "相", 4: "傌", 5: "俥", 6: "炮", 7: "兵"},
               {1: "將", 2: "士", 3: "象", 4: "馬", 5: "車", 6: "砲", 7: "卒"})

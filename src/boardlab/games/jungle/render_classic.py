@@ -3,11 +3,21 @@ rivers blue, traps brown, dens dark."""
 
 from __future__ import annotations
 
-from ..games.jungle.classic import (COLS, DENS, IS_WATER, JUMP, ROWS, SQUARES, STEP, TRAP_OWNER,
-                                    JungleClassicState, sq_name)
+from ...render.grid import Picture, Piece
 from .animals import ICONS, animal_piece
-from .grid import Picture, Piece
-from .jungle import LETTERS_KEY, SIDE_COLOURS, SIDE_NAMES
+from .classic import (
+    COLS,
+    DENS,
+    IS_WATER,
+    JUMP,
+    ROWS,
+    SQUARES,
+    STEP,
+    TRAP_OWNER,
+    JungleClassicState,
+    sq_name,
+)
+from .render import LETTERS_KEY, SIDE_COLOURS, SIDE_NAMES
 
 TEXT_KEY = LETTERS_KEY
 

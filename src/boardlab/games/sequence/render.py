@@ -8,10 +8,18 @@ spectator sees the hand of the seat to move); other hands never appear.
 
 from __future__ import annotations
 
-from ..games.sequence.cards import CARD_NAMES, CORNERS, LAYOUT, SIZE, SQUARES, square_name
-from ..games.sequence.rules import (BURN_BASE, CHIP, DECLINE, DRAFT_BASE, NUM_CARDS, SEQ_CHIP,
-                                    TRADE_BASE, SequenceState)
-from .grid import Picture, Piece
+from ...render.grid import Picture, Piece
+from .cards import CARD_NAMES, CORNERS, LAYOUT, SIZE, SQUARES, square_name
+from .rules import (
+    BURN_BASE,
+    CHIP,
+    DECLINE,
+    DRAFT_BASE,
+    NUM_CARDS,
+    SEQ_CHIP,
+    TRADE_BASE,
+    SequenceState,
+)
 
 TEAM_COLOURS = ("#c0392b", "#2c5aa0")
 TEAM_NAMES = ("red", "blue")

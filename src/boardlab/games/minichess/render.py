@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..games.minichess.game import SIDE_NAMES, SQUARES, MiniChessState, square_name
-from ..games.minichess.rules import COLS, PIECE_NAMES, ROWS
-from .grid import Picture, Piece
+from ...render.grid import Picture, Piece
+from .game import SIDE_NAMES, SQUARES, MiniChessState, square_name
+from .rules import COLS, PIECE_NAMES, ROWS
 
 PLAYER_NAMES = SIDE_NAMES
 
