@@ -132,9 +132,9 @@ class EngineAgent(Agent):
         if self.process is None or not self.process.alive():
             raise EngineError(f"{self._name()} is not running (it exited: "
                               f"{self.process.exit_text() if self.process else 'never started'})")
-        replies = self.follower.replies(state)
-        if replies is not None:
-            replies = [self.dialect.to_engine(before, action) for before, action in replies]
+        followed = self.follower.replies(state)
+        replies = None if followed is None else [self.dialect.to_engine(before, action)
+                                                 for before, action in followed]
         if self.dialect.protocol == "gtp":
             text = self._gtp_move(state, replies)
         else:

@@ -161,7 +161,8 @@ class MinimaxAgent(Agent):
 
     def _principal_variation(self, state: State, first: int, longest: int = 8) -> list[str]:
         """`first`, then the table's best move at each position below, up to a chance node."""
-        line, action = [], first
+        line: list[int] = []
+        action = first
         while len(line) < longest:
             line.append(state.action_to_str(action))
             state = state.child(action)

@@ -108,7 +108,7 @@ def print_table(result: TournamentResult, console: Any) -> None:
     ratings = Table(title="Elo (Bradley-Terry fit, 95% profile-likelihood interval)")
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"),
                           ("95% CI", "center"), ("games", "right"), ("score", "right")):
-        ratings.add_column(name, justify=justify)
+        ratings.add_column(name, justify=justify)  # type: ignore[arg-type]
     for rank, rating in enumerate(result.ratings, 1):
         total = overall[rating.agent]
         ratings.add_row(str(rank), rating.agent, f"{rating.elo:+.0f}",

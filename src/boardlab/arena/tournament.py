@@ -19,7 +19,7 @@ import os
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..core.game import BoardLabError, ParseError
 from ..core.match import derive_seed
@@ -259,7 +259,7 @@ class _ProgressBar:
     def __init__(self, enabled: bool, title: str, total: int, completed: int) -> None:
         self.enabled = enabled
         self.title, self.total, self.completed = title, total, completed
-        self._progress = None
+        self._progress: Any = None  # a rich Progress once started
         self._task = None
 
     def __enter__(self) -> Callable[[], None]:

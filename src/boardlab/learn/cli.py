@@ -96,12 +96,15 @@ def cmd_train(args: argparse.Namespace) -> int:
                                   args.opponent)
     started = time.time()
     bar = ProgressBar(not args.no_progress, args.episodes)
+
+    def on_row(rows: list[dict[str, Any]]) -> None:
+        plot_curve(rows, paths["png"], trainer.algorithm)
+        bar.note(rows[-1])
+
     try:
         report = train(trainer, out, args.episodes, eval_every=args.eval_every,
                        eval_games=args.eval_games,
-                       on_row=lambda rows: (plot_curve(rows, paths["png"], trainer.algorithm),
-                                            bar.note(rows[-1])),
-                       on_advance=bar.update)
+                       on_row=on_row, on_advance=bar.update)
     finally:
         bar.close()
         close = getattr(trainer, "close", None)

@@ -53,8 +53,8 @@ def picture(state: JungleClassicState, viewer: int | None = None) -> Picture:
                   else f"{SIDE_NAMES[state.winner]} (player {state.winner}) wins")
     else:
         status = f"{SIDE_NAMES[state.player]} (player {state.player}) to move"
-    return Picture(icons=ICONS, rows=ROWS, cols=COLS, square_names=names, pieces=pieces, style="plain",
-                   light="#e4efd4", line="#6f7f5f", cell_fills=fills,
+    return Picture(icons=ICONS, rows=ROWS, cols=COLS, square_names=names, pieces=pieces,
+                   style="plain", light="#e4efd4", line="#6f7f5f", cell_fills=fills,
                    file_labels="abcdefg"[:COLS], rank_labels=[str(ROWS - r) for r in range(ROWS)],
                    caption=f"{status}; {state.no_capture}/{state.game.settings.no_capture_limit}"
                            " plies without capture")

@@ -287,7 +287,8 @@ class ReversiState(Drawable, State):
 
     def to_text(self) -> str:
         """64 cells from a1 row by row (x black, o white, - empty), a space, the side to move
-        (x or o). The start is `---------------------------ox------xo--------------------------- x`."""
+        (x or o). The start is
+        `---------------------------ox------xo--------------------------- x`."""
         cells = []
         for square in range(SQUARES):
             if self.black >> square & 1:
