@@ -38,8 +38,9 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, TERMINAL, BoardLabError, Game, State
+from ..core.match import draw_outcome
 from ..core.weights import shipped_weights
-from .mcts import _draw, principal_variation
+from .mcts import principal_variation
 
 FORMAT = "boardlab-alphazero"
 VERSION = 1
@@ -210,7 +211,7 @@ class PUCTSearch:
             if mover == TERMINAL or (mover >= 0 and node.priors is None):
                 return path
             if mover == CHANCE:
-                action = _draw(node.outcomes, self.rng.random())
+                action = draw_outcome(node.outcomes, self.rng.random())
                 child = node.children.get(action)
                 if child is None:
                     child = node.children[action] = Node(node.state.child(action), 1.0)

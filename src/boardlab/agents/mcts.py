@@ -40,6 +40,7 @@ from typing import Any
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, TERMINAL, Evaluator, Game, ParseError, State
+from ..core.match import draw_outcome
 from .evaluation import pick_evaluator
 
 REUSE_DEPTH = 4
@@ -245,7 +246,7 @@ class MCTSAgent(Agent):
                     break
                 node = self._select(node)
             elif mover == CHANCE:
-                action = _draw(node.outcomes, rng.random())
+                action = draw_outcome(node.outcomes, rng.random())
                 child = node.children.get(action)
                 if child is None:
                     child = self._new_node(node.state.child(action), CHANCE)
@@ -301,7 +302,7 @@ class MCTSAgent(Agent):
             if mover == TERMINAL:
                 return state.returns()
             if mover == CHANCE:
-                state.apply(_draw(state.chance_outcomes(), rng.random()))
+                state.apply(draw_outcome(state.chance_outcomes(), rng.random()))
                 continue
             if plies == self.max_plies:
                 break
@@ -337,13 +338,3 @@ class MCTSAgent(Agent):
                 deeper.extend(node.children.values())
             frontier = deeper
         return None
-
-
-def _draw(outcomes: list[tuple[int, float]], draw: float) -> int:
-    """The outcome whose cumulative probability first exceeds `draw` (uniform in [0, 1))."""
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if draw < total:
-            return action
-    return outcomes[-1][0]  # rounding left `total` a hair under 1

@@ -108,16 +108,21 @@ def play_match(
     return record
 
 
-def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw a chance outcome in proportion to its probability."""
-    outcomes = state.chance_outcomes()
-    draw = rng.random()
+def draw_outcome(outcomes: Sequence[tuple[int, float]], draw: float) -> int:
+    """The chance outcome whose cumulative probability first exceeds `draw` (uniform in
+    [0, 1)). Every part of BoardLab that samples chance (the match runner, MCTS, AlphaZero's
+    search and self-play, the web page) draws this way, so one seed gives the same outcome."""
     total = 0.0
     for action, probability in outcomes:
         total += probability
         if draw < total:
             return action
-    return outcomes[-1][0]
+    return outcomes[-1][0]  # rounding left `total` a hair under 1
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw a chance outcome of `state` in proportion to its probability."""
+    return draw_outcome(state.chance_outcomes(), rng.random())
 
 
 def _ask(agent: Agent, state: State, seat: int, rng: random.Random,

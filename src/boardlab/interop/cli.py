@@ -1,4 +1,7 @@
-"""`boardlab uci GAME AGENT`: an agent as a UCI/UCCI engine (cli.py calls add_uci_parser)."""
+"""`boardlab uci GAME AGENT`: an agent as a UCI/UCCI engine (cli.py calls add_uci_parser).
+
+The arguments and the command live in uci.py, which `python -m boardlab.interop.uci` runs
+too; this module only adds them to the `boardlab` parser, so the import goes one way."""
 
 from __future__ import annotations
 
@@ -6,23 +9,10 @@ import argparse
 from typing import Any
 
 
-def add_uci_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="xiangqi (UCCI, or UCI when greeted with uci) or "
-                        "minichess (UCI)")
-    parser.add_argument("agent", help="agent spec, e.g. minimax:depth=3 or mcts:sims=800")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the agent's randomness (default 0)")
-    parser.set_defaults(run=cmd_uci)
-
-
 def add_uci_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `uci` subcommand to the `boardlab` parser's subparsers."""
+    from .uci import add_uci_arguments
+
     uci = subparsers.add_parser("uci", help="an agent as an engine on stdin/stdout (UCI/UCCI)")
     add_uci_arguments(uci)
     return uci
-
-
-def cmd_uci(args: argparse.Namespace) -> int:
-    from .uci import run
-
-    return run(args.game, args.agent, seed=args.seed)

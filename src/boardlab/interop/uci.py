@@ -249,9 +249,21 @@ def run(game_spec: str, agent_spec: str, stdin: TextIO | None = None,
     return engine.run(stdin or sys.stdin)
 
 
-def main(argv: list[str] | None = None) -> int:
-    from .cli import add_uci_arguments, cmd_uci
+def add_uci_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `boardlab uci` and `python -m boardlab.interop.uci`."""
+    parser.add_argument("game", help="game spec of a game that declares an engine protocol "
+                        "(Game.engine_dialects: UCCI, UCI)")
+    parser.add_argument("agent", help="agent spec, e.g. minimax:depth=3 or mcts:sims=800")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the agent's randomness (default 0)")
+    parser.set_defaults(run=cmd_uci)
 
+
+def cmd_uci(args: argparse.Namespace) -> int:
+    return run(args.game, args.agent, seed=args.seed)
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m boardlab.interop.uci",
                                      description=__doc__.splitlines()[0])
     add_uci_arguments(parser)

@@ -56,7 +56,7 @@ import numpy as np
 from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch
 from ..core.agent import Agent
 from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
-from ..core.match import derive_seed
+from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_game
 from .protocol import Trainer, unfit_checkpoint
 from .puct import ArrayForest, RootResult, frozen, pick_move, result_of
@@ -203,9 +203,9 @@ def dirichlet(alpha: float, fraction: float, rng: np.random.Generator) -> Noise:
 
 
 def resolve_chance(state: State, rng: random.Random) -> None:
+    """Play chance outcomes until a player is to move (the match runner's sampling)."""
     while state.current_player() == CHANCE:
-        outcomes = state.chance_outcomes()
-        state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        state.apply(sample_chance(state, rng))
 
 
 def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, seed: int,
