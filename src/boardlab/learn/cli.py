@@ -98,7 +98,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     bar = ProgressBar(not args.no_progress, args.episodes)
 
     def on_row(rows: list[dict[str, Any]]) -> None:
-        plot_curve(rows, paths["png"], trainer.algorithm)
+        plot_curve(rows, paths["png"], trainer.algorithm, trainer.unit)
         bar.note(rows[-1])
 
     try:
@@ -133,8 +133,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def plot_curve(rows: list[dict[str, Any]], path: Path, title: str) -> None:
-    """Score against random and greedy (draws half), and the loss, against episodes."""
+def plot_curve(rows: list[dict[str, Any]], path: Path, title: str, unit: str = "episode"
+               ) -> None:
+    """Score against random and greedy (draws half), and the loss, against episodes (or the
+    trainer's unit: AlphaZero's iterations)."""
     import matplotlib.pyplot as plt
 
     episodes = [r["episode"] for r in rows]
@@ -150,7 +152,7 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, title: str) -> None:
               if isinstance(r["loss"], (int, float)) and not math.isnan(r["loss"])]
     bottom.plot([e for e, _ in losses], [v for _, v in losses], color="tab:red", marker=".")
     bottom.set_ylabel("mean |TD error|" if title == "qlearning" else "loss")
-    bottom.set_xlabel("episode")
+    bottom.set_xlabel(unit)
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)
