@@ -94,6 +94,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:  # PettingZoo's "no action" is for an agent that is done
+            raise BoardLabError(f"{agent} is not done: step() needs an action, not None")
         check_action(self.state_, int(action))  # a sentence with the position if illegal
         self._cumulative_rewards[agent] = 0.0
         self.state_.apply(int(action))

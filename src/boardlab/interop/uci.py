@@ -127,7 +127,8 @@ class Engine:
         budget = self._budget(options)
         settings = self.agent.settings
         if "depth" in options:
-            if not (dataclasses.is_dataclass(settings) and hasattr(settings, "depth")):
+            if not (dataclasses.is_dataclass(settings) and not isinstance(settings, type)
+                    and hasattr(settings, "depth")):
                 self.say(f"info string {self.agent_spec} has no depth parameter; "
                          "depth ignored")
             else:

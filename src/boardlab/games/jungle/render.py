@@ -47,7 +47,7 @@ def picture(state: JungleDarkState, viewer: int | None = None) -> Picture:
     fills = {cell_of(c): "#f3d9d5" for c in range(COLS)}
     fills.update({cell_of((ROWS - 1) * COLS + c): "#d8e2f3" for c in range(COLS)})
     if state.is_terminal():
-        status = ("draw" if state.winner == -1
+        status = ("draw" if state.winner is None or state.winner == -1
                   else f"{SIDE_NAMES[state.winner]} (player {state.winner}) wins")
     else:
         status = f"{SIDE_NAMES[state.player]} (player {state.player}) to move"

@@ -49,7 +49,7 @@ def picture(state: JungleClassicState, viewer: int | None = None) -> Picture:
             strength = abs(value)
             pieces[cell] = animal_piece(strength, SIDE_NAMES[owner], SIDE_COLOURS[owner])
     if state.is_terminal():
-        status = ("draw" if state.winner == -1
+        status = ("draw" if state.winner is None or state.winner == -1
                   else f"{SIDE_NAMES[state.winner]} (player {state.winner}) wins")
     else:
         status = f"{SIDE_NAMES[state.player]} (player {state.player}) to move"

@@ -25,7 +25,8 @@ def picture(state: MiniChessState, viewer: int | None = None) -> Picture:
                                    shape="glyph",
                                    title=f"{SIDE_NAMES[side]} {PIECE_NAMES[abs(value)]}")
     if state.is_terminal():
-        result = "draw" if state.winner == -1 else f"{SIDE_NAMES[state.winner]} wins"
+        result = ("draw" if state.winner is None or state.winner == -1
+                  else f"{SIDE_NAMES[state.winner]} wins")
         status = f"{result} ({state.end_reason})"
     else:
         status = f"{SIDE_NAMES[state.player]} to move"

@@ -58,7 +58,8 @@ def picture(state: SequenceState, viewer: int | None = None) -> Picture:
         rows.append((f"hand of {TEAM_NAMES[state.team_of(seat)]} (seat {seat})",
                      [card_label(card) for card in state.hands[seat]]))
     if state.is_terminal():
-        status = "draw" if state.winner == -1 else f"team {TEAM_NAMES[state.winner]} wins"
+        status = ("draw" if state.winner is None or state.winner == -1
+                  else f"team {TEAM_NAMES[state.winner]} wins")
     else:
         status = f"{TEAM_NAMES[state.team_of(state.seat)]} (seat {state.seat}) to move"
     return Picture(rows=SIZE, cols=SIZE, square_names=[square_name(s) for s in range(SQUARES)],

@@ -53,7 +53,8 @@ def picture(state: XiangqiState, viewer: int | None = None) -> Picture:
                                          f"({CHARACTERS[side][kind]}, "
                                          f"{LETTER_OF[kind]})")
     if state.is_terminal():
-        result = "draw" if state.winner == -1 else f"{SIDE_NAMES[state.winner]} wins"
+        result = ("draw" if state.winner is None or state.winner == -1
+                  else f"{SIDE_NAMES[state.winner]} wins")
         status = f"{result} ({state.end_reason})"
     else:
         status = f"{SIDE_NAMES[state.player]} to move" + (" (in check)" if state.in_check()
