@@ -23,8 +23,8 @@ from boardlab.learn.alphazero import (  # noqa: E402
 )
 from boardlab.learn.protocol import train  # noqa: E402
 
-TINY = dict(workers=1, games_per_worker=2, sims=6, train_steps=10, batch=32, eval_games=2,
-            eval_sims=4, temperature_moves=4)
+TINY = {"workers": 1, "games_per_worker": 2, "sims": 6, "train_steps": 10, "batch": 32,
+        "eval_games": 2, "eval_sims": 4, "temperature_moves": 4}
 NET = {"channels": 8, "blocks": 1}
 
 

@@ -283,13 +283,14 @@ def visit_policy(root: Node, num_actions: int) -> np.ndarray:
 
 def choose_move(root: Node, temperature: float, rng: random.Random) -> int:
     """The most visited child (ties: the higher prior), or one drawn by visits^(1/T)."""
-    assert root.priors is not None
-    actions = list(root.priors)
+    priors = root.priors
+    assert priors is not None
+    actions = list(priors)
     visits = [root.children[a].visits if a in root.children else 0 for a in actions]
     if temperature > 0 and sum(visits) > 0:
         weights = [v ** (1.0 / temperature) for v in visits]
         return rng.choices(actions, weights)[0]
-    return max(zip(actions, visits), key=lambda item: (item[1], root.priors[item[0]]))[0]
+    return max(zip(actions, visits), key=lambda item: (item[1], priors[item[0]]))[0]
 
 
 class NetworkEvaluator:

@@ -244,8 +244,8 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
         movers = [state.current_player() for state in playing]
         planes = game.encode_batch(playing, movers)
         for k, (i, result) in enumerate(zip(active, results)):
-            decisions = len(histories[i])
-            temperature = 1.0 if decisions < config.temperature_moves else 0.0
+            made = len(histories[i])
+            temperature = 1.0 if made < config.temperature_moves else 0.0
             index = pick_move(result, temperature, rng)
             policy = np.zeros(game.num_actions, dtype=np.float32)
             policy[result.actions] = result.visits / max(result.visits.sum(), 1)
@@ -311,7 +311,7 @@ def game_input_shape(game: Game) -> tuple[int, ...]:
 class SelfPlayWorker:
     """Plays self-play tasks for the trainer: a process of a pool, or a Ray actor."""
 
-    def __init__(self, game_spec: str, architecture: dict[str, int]) -> None:
+    def __init__(self, game_spec: str, architecture: dict[str, Any]) -> None:
         import torch
 
         torch.set_num_threads(1)  # one worker per core
@@ -340,7 +340,7 @@ class SelfPlayWorker:
 _WORKER: dict[str, SelfPlayWorker] = {}
 
 
-def _start_process(game_spec: str, architecture: dict[str, int]) -> None:
+def _start_process(game_spec: str, architecture: dict[str, Any]) -> None:
     _WORKER["worker"] = SelfPlayWorker(game_spec, architecture)
 
 
@@ -351,7 +351,7 @@ def _play_in_process(task: tuple) -> tuple[Samples, SelfPlayStats]:
 class Workers:
     """`workers` self-play workers kept for the whole run (numba and torch load once)."""
 
-    def __init__(self, game_spec: str, architecture: dict[str, int], config: AlphaZeroTraining
+    def __init__(self, game_spec: str, architecture: dict[str, Any], config: AlphaZeroTraining
                  ) -> None:
         self.count, self.backend = config.workers, config.backend
         self.pool: Any = None
@@ -510,7 +510,7 @@ class AlphaZeroTrainer(Trainer):
         torch.manual_seed(derive_seed(seed, "alphazero"))
         self.best = (AlphaZeroAgent(game, weights=config.init) if config.init else
                      AlphaZeroAgent(game, weights="none", seed=seed, **params))
-        self.architecture = {"channels": self.best.settings.channels,
+        self.architecture: dict[str, Any] = {"channels": self.best.settings.channels,
                              "blocks": self.best.settings.blocks}
         self.candidate = AlphaZeroAgent(game, weights="none", **self.architecture)
         self.candidate.network.load_state_dict(self.best.network.state_dict())

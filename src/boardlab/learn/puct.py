@@ -159,33 +159,40 @@ class ArrayForest:
 
     def __init__(self, c_puct: float, capacity: int = 4096) -> None:
         self.c_puct = c_puct
-        self._nodes(capacity)
-        self._edges(capacity * 8)
-        self.states: list[State | None] = []
+        # per node
+        self.visits = np.zeros(capacity, dtype=np.int64)
+        self.value_sum = np.zeros(capacity, dtype=np.float64)
+        """From player 0's side."""
+        self.mover = np.zeros(capacity, dtype=np.int64)
+        """The player to move, or TERMINAL."""
+        self.first = np.zeros(capacity, dtype=np.int64)
+        self.count = np.zeros(capacity, dtype=np.int64)
+        """Edges of the node; -1 until it is expanded."""
+        # per edge
+        self.edge_action = np.zeros(8 * capacity, dtype=np.int64)
+        self.edge_prior = np.zeros(8 * capacity, dtype=np.float64)
+        self.edge_child = np.zeros(8 * capacity, dtype=np.int64)
+        """The child's node, -1 until the edge is first walked."""
+        self.top = np.zeros(1, dtype=np.int64)
+        """The next free node."""
+        self.edge_top = np.zeros(1, dtype=np.int64)
+        """The next free edge."""
+        self.states: list[Any] = []
+        """The State of each node (None for nodes not made yet)."""
         self.calls = 0
         """Network calls made (one per simulation step with something to evaluate)."""
         self.evaluated = 0
         """Positions the network evaluated."""
 
     def _nodes(self, size: int) -> None:
-        old = getattr(self, "visits", None)
-        arrays = {"visits": np.int64, "value_sum": np.float64, "mover": np.int64,
-                  "first": np.int64, "count": np.int64}
-        for name, dtype in arrays.items():
-            grown = np.zeros(size, dtype=dtype)
-            if old is not None:
-                grown[:len(old)] = getattr(self, name)
-            setattr(self, name, grown)
+        """Room for `size` nodes (the arrays are refilled by each search)."""
+        for name in ("visits", "value_sum", "mover", "first", "count"):
+            setattr(self, name, np.resize(getattr(self, name), size))
 
     def _edges(self, size: int) -> None:
-        old = getattr(self, "edge_action", None)
-        for name, dtype in (("edge_action", np.int64), ("edge_prior", np.float64),
-                            ("edge_child", np.int64)):
-            grown = np.full(size, -1, dtype=dtype) if name != "edge_prior" else \
-                np.zeros(size, dtype=dtype)
-            if old is not None:
-                grown[:len(old)] = getattr(self, name)
-            setattr(self, name, grown)
+        """Room for `size` edges, keeping those made so far in this search."""
+        for name in ("edge_action", "edge_prior", "edge_child"):
+            setattr(self, name, np.resize(getattr(self, name), size))
 
     def _expand(self, nodes: list[int], states: Sequence[State], evaluate: Evaluate,
                 ) -> np.ndarray:
@@ -217,8 +224,8 @@ class ArrayForest:
         capacity = trees * (sims + 1)
         if capacity > len(self.visits):
             self._nodes(capacity)
-        self.top = np.array([trees], dtype=np.int64)
-        self.edge_top = np.zeros(1, dtype=np.int64)
+        self.top[0] = trees
+        self.edge_top[0] = 0
         roots = np.arange(trees, dtype=np.int64)
         self.states = list(states) + [None] * (capacity - trees)
         self.visits[:trees] = 0
