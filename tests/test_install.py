@@ -54,7 +54,12 @@ def run_installed(venv: Path, cwd: Path, *args: str) -> subprocess.CompletedProc
                           capture_output=True, text=True, timeout=300, check=False)
 
 
-def test_the_installed_package_is_not_the_checkout(venv, tmp_path):
+def test_the_installed_package_is_not_the_checkout_and_draws(venv, tmp_path):
+    drawn = subprocess.run(  # the pictures live in the game packages: they must be installed
+        [str(venv / "bin" / "python"), "-c",
+         "import boardlab; print(boardlab.make_game('jungle').initial_state(0).svg())"],
+        cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert '<symbol id="icon-' in drawn  # Jungle's animals, not the text fallback
     where = subprocess.run(
         [str(venv / "bin" / "python"), "-c",
          ("import boardlab; from boardlab.core.weights import shipped_weights; "
