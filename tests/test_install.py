@@ -59,7 +59,7 @@ def test_the_installed_package_is_not_the_checkout_and_draws(venv, tmp_path):
         [str(venv / "bin" / "python"), "-c",
          "import boardlab; print(boardlab.make_game('jungle').initial_state(0).svg())"],
         cwd=tmp_path, capture_output=True, text=True, check=True).stdout
-    assert '<symbol id="icon-' in drawn  # Jungle's animals, not the text fallback
+    assert '<g class="cell"' in drawn and "text-board" not in drawn  # a board, not text
     where = subprocess.run(
         [str(venv / "bin" / "python"), "-c",
          ("import boardlab; from boardlab.core.weights import shipped_weights; "
