@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import index as as_int
+from typing import cast
 
 import numpy as np
 
@@ -63,7 +64,8 @@ class ReversiGame(Game):
     def renderer(self) -> Renderer:
         from . import render  # the picture: loaded when something draws
 
-        return render
+        # render's functions take a ReversiState, not any State (issue 20: Renderer protocol)
+        return render  # type: ignore[return-value]
 
     def learning_kit(self):
         from .rewards import learning_kit
@@ -99,11 +101,12 @@ class ReversiGame(Game):
                              [s.discs(1 - p) for s, p in zip(states, players)],
                              [s.is_terminal() for s in states])
 
-    def random_playout_kernel(self, state: "ReversiState", seed: int) -> list[float]:
+    def random_playout_kernel(self, state: State, seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call
         (MCTS rollouts; kernels.py is checked move by move against this State)."""
         from .kernels import random_playout
 
+        state = cast(ReversiState, state)  # the hook is only called with this game's states
         if state.is_terminal():
             return state.returns()
         difference = random_playout(state.black, state.white, state.player, seed)

@@ -208,22 +208,22 @@ def location_values(board: tuple[int, ...], team: int,
     for sq in range(SQUARES):
         cell = board[sq]
         if cell == EMPTY:
-            v_place = _combine([place[d][sq] for d in range(4)], i_complete, w.growth)
-            v_block = _combine([block[d][sq] for d in range(4)], they_complete, w.growth)
-            value = ((1 + w.place_bias) * v_place + (1 - w.place_bias) * v_block) \
+            placing = _combine([place[d][sq] for d in range(4)], i_complete, w.growth)
+            blocking = _combine([block[d][sq] for d in range(4)], they_complete, w.growth)
+            value = ((1 + w.place_bias) * placing + (1 - w.place_bias) * blocking) \
                 * (1 + w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_place)
-            place_value[sq] = _finish(value, prior[sq], v_place, v_block, value)
+            place_value[sq] = _finish(value, prior[sq], placing, blocking, value)
         elif cell == opp:
-            v_remove = _combine([removal[d][sq] for d in range(4)], they_complete,
+            removing = _combine([removal[d][sq] for d in range(4)], they_complete,
                                 w.growth)
-            v_override = _combine([override[d][sq] for d in range(4)], i_complete, w.growth)
-            value = ((1 + w.remove_bias) * v_remove + (1 - w.remove_bias) * v_override) \
+            overriding = _combine([override[d][sq] for d in range(4)], i_complete, w.growth)
+            value = ((1 + w.remove_bias) * removing + (1 - w.remove_bias) * overriding) \
                 * (1 - w.place_remove_scale)
             if sq in HEART:
                 value = max(value, heart_remove)
-            remove_value[sq] = _finish(value, prior[sq], v_remove, v_override, value)
+            remove_value[sq] = _finish(value, prior[sq], removing, overriding, value)
     return tuple(place_value), tuple(remove_value)
 
 

@@ -202,8 +202,8 @@ def _reason(state: SequenceState, action: Any) -> str:
             if dead not in state.dead_cards(seat):
                 return f"{CARD_NAMES[dead]} is not a dead card in {who}'s hand {hand_text}"
             return f"{CARD_NAMES[pick]} is not in the draft ({cards_text(sorted(state.draft))})"
-        dead = cards_text(state.dead_cards(seat))
-        return f"{who} holds dead cards ({dead}): trade one for a draft card or decline first"
+        dead_text = cards_text(state.dead_cards(seat))
+        return f"{who} holds dead cards ({dead_text}): trade one for a draft card or decline first"
     if TRADE_BASE <= action <= DECLINE:
         if state.trade_done:
             return f"{who} has traded or declined this turn already (one trade a turn)"
@@ -281,11 +281,11 @@ def parse_position(game: "SequenceGame", text: str) -> SequenceState:
     n = game.num_players
     fields: dict[str, str] = {}
     for line in lines[SIZE:]:
-        key, _, rest = line.partition(":") if ":" in line else line.partition(" ")
+        key, _, value = line.partition(":") if ":" in line else line.partition(" ")
         key = key.strip()
         if key in fields:
             raise ParseError(f"sequence position: {key!r} given twice")
-        fields[key] = rest.strip()
+        fields[key] = value.strip()
     seat, phase, trade_done, winner = 0, PLAY_PHASE, False, None
     if "turn" in fields:
         words = fields.pop("turn").split()
@@ -334,30 +334,33 @@ def parse_position(game: "SequenceGame", text: str) -> SequenceState:
         extra = [CARD_NAMES[c] for c in range(NUM_CARDS) if counts[c] < 0]
         raise ParseError(f"sequence position: more than two of {', '.join(extra)}")
     rest = [card for card in range(NUM_CARDS) for _ in range(counts[card])]
-    for i in range(n):
-        if hands[i] is None:
-            hands[i], rest = rest[:6], rest[6:]
-    if zones["draft"] is None:
-        zones["draft"], rest = rest[:5], rest[5:]
-    if zones["deck"] is None:
-        zones["deck"], rest = rest, []
-    if zones["discards"] is None:
-        zones["discards"], rest = rest, []
+    dealt: list[list[int]] = []
+    for hand in hands:
+        if hand is None:
+            hand, rest = rest[:6], rest[6:]
+        dealt.append(hand)
+    draft, deck, discards = zones["draft"], zones["deck"], zones["discards"]
+    if draft is None:
+        draft, rest = rest[:5], rest[5:]
+    if deck is None:
+        deck, rest = rest, []
+    if discards is None:
+        discards, rest = rest, []
     if rest:
         raise ParseError(f"sequence position: {len(rest)} of the 104 cards are nowhere "
                          f"({cards_text(rest[:8])}...); list them as discards")
     for i in range(n):
-        if any(known[i].count(c) > hands[i].count(c) for c in known[i]):
+        if any(known[i].count(c) > dealt[i].count(c) for c in known[i]):
             raise ParseError(f"sequence position: known {i} lists cards not in hand {i}")
-    state = SequenceState(game, board, [list(h) for h in hands], list(zones["draft"]),
-                          list(zones["deck"])[::-1], list(zones["discards"]), seat, phase,
+    state = SequenceState(game, board, [list(h) for h in dealt], list(draft),
+                          list(deck)[::-1], list(discards), seat, phase,
                           trade_done, sequences, known, plies)
     state.winner = winner
     if winner is None:
         # An empty draft ends the game and a hand never shrinks mid-game: a text with either
         # describes no reachable position, and would leave a seat with no legal action.
-        empty = [f"hand {i}" for i in range(n) if not hands[i]]
-        if not zones["draft"]:
+        empty = [f"hand {i}" for i in range(n) if not dealt[i]]
+        if not draft:
             empty.append("the draft")
         if empty:
             raise ParseError(f"sequence position: {' and '.join(empty)} empty, yet the game "

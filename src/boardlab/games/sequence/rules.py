@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -107,7 +107,8 @@ class SequenceGame(Game):
     def renderer(self) -> Renderer:
         from . import render  # the picture: loaded when something draws
 
-        return render
+        # render's functions take a SequenceState, not any State (issue 20: Renderer protocol)
+        return render  # type: ignore[return-value]
 
     def initial_state(self, seed: int | None = None) -> "SequenceState":
         deck = list(FULL_DECK)
@@ -220,7 +221,7 @@ class SequenceState(Drawable, State):
         """The play actions (unsorted) `seat` has with its hand on this board."""
         board = self.board
         opponent_chip = CHIP[1 - self.team_of(seat)]
-        actions = []
+        actions: list[int] = []
         for card in set(self.hands[seat]):
             base = card * SQUARES
             if card in TWO_EYED_JACKS:
@@ -232,9 +233,11 @@ class SequenceState(Drawable, State):
         return actions
 
     def apply(self, action: int) -> None:
-        if self.winner is None and self._legal is None:
-            self._legal = self._generate()
-        legal = self._legal if self.winner is None else ()
+        legal: list[int] | tuple[()] = ()
+        if self.winner is None:
+            if self._legal is None:
+                self._legal = self._generate()
+            legal = self._legal
         if not isinstance(action, (int, np.integer)) or action not in legal:
             raise IllegalActionError(self._illegal_message(action))
         action = int(action)
@@ -312,7 +315,7 @@ class SequenceState(Drawable, State):
                     or (after >= 0 and board[after] in (own, own_seq, CORNER_CELL))):
                 continue
             # per offset: 0 own chip or corner, 1 own sequence chip, None anything else
-            kinds = []
+            kinds: list[int | None] = []
             for cell_sq in line:
                 cell = board[cell_sq] if cell_sq >= 0 else EMPTY
                 kinds.append(0 if cell == own or cell == CORNER_CELL else
@@ -320,8 +323,11 @@ class SequenceState(Drawable, State):
             valid = []  # windows of 5 through offset 4 with at most one earlier-sequence chip
             for start in range(5):
                 window = kinds[start:start + 5]
-                if None not in window and sum(window) <= 1:
-                    valid.append((sum(window), start))
+                if None in window:
+                    continue
+                earlier = sum(cast("list[int]", window))  # no None in it: 0s and 1s
+                if earlier <= 1:
+                    valid.append((earlier, start))
             if not valid:
                 continue
             starts = [start for _, start in valid]
