@@ -71,7 +71,8 @@ def _tables() -> tuple[list[list[int]], list[list[tuple[int, tuple[int, ...]] | 
     jump: list[list[tuple[int, tuple[int, ...]] | None]] = []
     for sq in range(SQUARES):
         r, c = divmod(sq, COLS)
-        steps, jumps = [], []
+        steps: list[int] = []
+        jumps: list[tuple[int, tuple[int, ...]] | None] = []
         for dr, dc in DIRECTIONS:
             nr, nc = r + dr, c + dc
             if not (0 <= nr < ROWS and 0 <= nc < COLS):
@@ -163,7 +164,8 @@ class JungleClassicGame(Game):
     def renderer(self) -> Renderer:
         from . import render_classic  # the picture: loaded when something draws
 
-        return render_classic
+        # its functions take a JungleClassicState, not any State (issue 20: Renderer protocol)
+        return render_classic  # type: ignore[return-value]
 
     def learning_kit(self):
         from .classic_rewards import learning_kit

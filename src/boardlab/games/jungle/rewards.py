@@ -29,6 +29,8 @@ trainers switch on by default (see docs/learning.md).
 
 from __future__ import annotations
 
+from typing import cast
+
 from .dark import HIDDEN, NUM_ACTIONS, NUM_REVEALS, JungleDarkState, decode_move
 from .heuristics import nearest_enemy_terms
 
@@ -137,7 +139,7 @@ def expected_reveal_position(before: JungleDarkState, action: int) -> float:
     pending = before.child(action)
     total = 0.0
     for strength, probability in pending.chance_outcomes():
-        revealed = pending.child(strength)
+        revealed = cast(JungleDarkState, pending.child(strength))  # child() is typed as State
         total += probability * PIECE_VALUE[strength] * (position_term(revealed, player) - base)
     return total
 
