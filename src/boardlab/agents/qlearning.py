@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..core.agent import Agent, Clock
-from ..core.game import BoardLabError, Game, State
+from ..core.game import BoardLabError, Evaluator, Game, State
 from ..core.learning import RewardFunction, kit_for
 from ..core.weights import shipped_weights
 from .evaluation import expected_value, outcomes_after, pick_evaluator
@@ -178,7 +178,8 @@ class QLearningAgent(Agent):
         super().__init__(game, settings, **params)
         self.kit = kit_for(game)
         self.table_key = self.kit.table_key
-        _, self.evaluate = pick_evaluator(game, "", "greedy") if game.evaluators else ("", None)
+        self.evaluate: Evaluator | None = (pick_evaluator(game, "", "greedy")[1]
+                                           if game.evaluators else None)
         self.reward = self.kit.reward("qlearning", game)
         self.stats = {"decisions": 0, "table_hits": 0, "fallbacks": 0}
         weights = self.settings.weights
@@ -224,7 +225,7 @@ class QLearningAgent(Agent):
         if kind == "random" or (kind == "greedy" and self.evaluate is None):
             return self.rng.choice(legal)
         me = state.current_player()
-        if kind == "greedy":
+        if kind == "greedy" and self.evaluate is not None:  # None: a random move above
             values = [expected_value(state.child(a), me, self.evaluate) for a in legal]
         elif kind == "transition":
             values = [expected_reward(state, a, self.reward.action, self.reward) for a in legal]

@@ -125,7 +125,8 @@ class _RayActor:
         import ray
 
         self.ray = ray
-        self.actor = ray.remote(num_cpus=1)(SelfPlayActor).remote(*args)
+        # Any: Ray's stubs type the handle as ActorHandle | the bare class (no .remote there)
+        self.actor: Any = ray.remote(num_cpus=1)(SelfPlayActor).remote(*args)
         self.pending: Any = None
 
     def submit(self, *args: Any) -> None:

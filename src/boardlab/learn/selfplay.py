@@ -235,8 +235,8 @@ class VectorSelfPlay:
         encoded = self.game.encode_batch(states, movers).reshape(len(states), -1)
         masks = np.zeros((len(states), self.num_actions), dtype=bool)
         legal = [state.legal_actions() for state in states]
-        for i, actions in enumerate(legal):
-            masks[i, actions] = True
+        for i, row in enumerate(legal):
+            masks[i, row] = True
         for i, (episode, mover) in enumerate(zip(running, movers)):
             if mover in episode.waiting:
                 before, action, own, after = episode.waiting.pop(mover)
