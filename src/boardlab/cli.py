@@ -352,10 +352,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
             raise BoardLabError("--resume DB takes the game and agents from DB; give no "
                                 "game or agents with it")
         db = args.resume
-        memory = "stored" if args.memory_per_worker is None else args.memory_per_worker
         result = resume_tournament(db, workers=workers, progress=not args.no_progress,
                                    backend=args.backend, ray_address=args.ray_address,
-                                   memory_mb=memory)
+                                   memory_mb=("stored" if args.memory_per_worker is None
+                                              else args.memory_per_worker))
     else:
         if not args.game:
             raise BoardLabError("arena needs a game and at least two agents (or --resume DB)")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Any, Iterable, Iterator
+from typing import Any, Generator, Iterable, Iterator
 
 from ..core.game import BoardLabError
 from ..core.match import GameRecord
@@ -47,7 +47,8 @@ class ArenaActor:
             # back, and `play` fills the inbox before asking: it is never found empty.
             self.inbox: deque[Task] = deque()
             pool = WorkerPool(game_spec, agent_specs, 1, limits)
-            self.results: Iterator[tuple[Task, GameRecord]] | None = pool.play(self._tasks())
+            self.results: Generator[tuple[Task, GameRecord], None, None] | None = pool.play(
+                self._tasks())
         else:
             self.player = Player(game_spec, limits=limits)
             for spec in agent_specs:
@@ -71,7 +72,8 @@ class ArenaActor:
 
 def play_games_on_ray(game_spec: str, agent_specs: list[str], tasks: Iterable[Task],
                       workers: int | None, limits: Limits,
-                      address: str | None = None) -> Iterator[tuple[Task, GameRecord]]:
+                      address: str | None = None
+                      ) -> Generator[tuple[Task, GameRecord], None, None]:
     """Play `tasks` on Ray: `workers` actors (None: one per CPU of the cluster), on the
     cluster at `address`, or on one started here for this tournament and stopped after it.
 

@@ -19,7 +19,7 @@ import os
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..core.game import BoardLabError, ParseError
 from ..core.match import derive_seed
@@ -207,7 +207,7 @@ def _listed_order(keys: list[GameKey]) -> list[str]:
 def resume_tournament(db_path: str | os.PathLike[str], workers: int | None = 1,
                       progress: bool = True, backend: str = "local",
                       ray_address: str | None = None,
-                      memory_mb: int | None | str = "stored") -> TournamentResult:
+                      memory_mb: int | None | Literal["stored"] = "stored") -> TournamentResult:
     """Finish the latest unfinished tournament recorded in `db_path` with its own parameters
     (game, agents, games a pair, seed, time per move, memory limit unless one is given)."""
     path = Path(db_path)

@@ -140,7 +140,7 @@ class AgentSpace:
         fields = {f.name: f for f in dataclasses.fields(settings)} if settings else {}
         hints = typing.get_type_hints(settings) if settings else {}
         base_agent = make_agent(base, game)  # refuses a bad base spec before any game
-        self.eval_name = self.fixed.get("eval") or getattr(base_agent, "eval_name", "")
+        self.eval_name: str = self.fixed.get("eval", "") or getattr(base_agent, "eval_name", "")
         eval_base, _, eval_rest = self.eval_name.partition("/")
         self.eval_base = eval_base
         eval_given = _weights(eval_rest)

@@ -26,7 +26,7 @@ import os
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Generator, Iterable, NamedTuple
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
@@ -307,7 +307,7 @@ class WorkerPool:
     def _start(self) -> _Worker:
         return _Worker(self.context, self.game_spec, self.agent_specs, self.limits)
 
-    def play(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, GameRecord]]:
+    def play(self, tasks: Iterable[Task]) -> Generator[tuple[Task, GameRecord], None, None]:
         pending = iter(tasks)
         workers: list[_Worker] = []
         retries: dict[Task, int] = {}
@@ -433,7 +433,7 @@ class WorkerPool:
 
 
 def play_games(game_spec: str, built: dict[str, Agent], tasks: Iterable[Task], workers: int,
-               limits: Limits) -> Iterator[tuple[Task, GameRecord]]:
+               limits: Limits) -> Generator[tuple[Task, GameRecord], None, None]:
     """Play `tasks` locally: in this process or in a WorkerPool (see the module docstring)."""
     if workers == 1 and not limits.need_processes:
         player = Player(game_spec, built, limits)

@@ -16,7 +16,7 @@ from .. import render
 from ..arena.report import cross_table, to_json, totals
 from ..arena.store import GameKey, GameRow, ResultStore
 from ..arena.tournament import belongs_to, stored_tournaments, tournament_result
-from ..core.game import CHANCE, BoardLabError, ParseError
+from ..core.game import CHANCE, BoardLabError, ParseError, State
 from ..core.match import GameRecord, derive_seed
 from ..core.registry import make_game
 from .sessions import NotFound, Session, Step, capture_note, move_entries, result_text
@@ -79,8 +79,8 @@ class Results:
         steps: list[Step] = []
         pending: Step | None = None  # the last decision, noted once its chance is resolved
         decisions = 0
-        frame = None
-        last_action = None
+        frame: tuple[State, int | None] | None = None  # the position shown, its last action
+        last_action: int | None = None
         seconds = iter(record.move_seconds)
         before = state.clone()
         for action, mover in zip(record.actions, record.movers):

@@ -247,7 +247,8 @@ class Session:
             "renderer": render.has_renderer(self.game),
             "svg": render.svg(shown, viewer=viewer, flipped=self.human_seats == [1],
                               last_cells=last_cells, thought=thought,
-                              caption=result["text"] if self.resigned is not None else None),
+                              caption=(result["text"] if result is not None
+                                       and self.resigned is not None else None)),
             "text": str(shown),
             "legal": legal,
             "last": None if last is None else {"mover": last.mover, "notation": last.notation,
@@ -279,8 +280,9 @@ class Session:
 
     # --- internals ---------------------------------------------------------------------------
     def _expect_turn(self, human: bool) -> int:
-        if self.is_over():
-            raise SessionError(f"the game is over ({self._result()['text']}); start a new one")
+        result = self._result()  # None while the game is not over
+        if result is not None:
+            raise SessionError(f"the game is over ({result['text']}); start a new one")
         seat = self.state.current_player()
         is_human = self.agents[seat] is None
         if human and not is_human:
