@@ -8,6 +8,8 @@ timing; `state.encode` speed is another question.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..core.game import Game
 from .ours import random_positions
 from .timing import Batch, Job
@@ -24,7 +26,7 @@ that is busy), and self-play runs one single-threaded worker per core anyway."""
 def jobs_for(name: str, game: Game) -> list[Job]:
     return [Job(name, f"network-b{size}", f"torch CPU, {THREADS} thread", "positions",
                 f"policy-value net forward pass, batch {size}",
-                lambda size=size: _forward(game, size)) for size in BATCHES]
+                partial(_forward, game, size)) for size in BATCHES]
 
 
 def _forward(game: Game, batch_size: int) -> Batch:

@@ -13,6 +13,8 @@ not timed), and time whole steps of the training loop: acting, the games, replay
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..core.game import Game
 from .timing import Batch, Job
 
@@ -33,8 +35,7 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
                 ("sequential DQN (1 game, 1 update per step)", SEQUENTIAL, 64, True)):
             jobs.append(Job(name, task, label, unit,
                             f"self-play DQN training, {NETWORK},{params}",
-                            lambda params=params, steps=steps, unit=unit:
-                                _dqn(game, params, steps, unit),
+                            partial(_dqn, game, params, steps, unit),
                             peer=peer))
     jobs.append(Job(name, "train-qlearning", "tabular Q-learning (1 game)", "env steps",
                     "self-play Q-learning training, one episode a batch",
