@@ -179,7 +179,11 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
             raise BoardLabError(f"checkpoint {paths['checkpoint']} is from a different run "
                                 f"({found}, this run: {expected}); delete it or use another "
                                 "--out")
-        rows = read_rows(paths["csv"])
+        # rows past the checkpoint were written by a run killed before it could checkpoint
+        # them; the resumed run writes them again
+        rows = [row for row in read_rows(paths["csv"])
+                if isinstance(row.get("episode"), int)
+                and row["episode"] <= trainer.progress.episodes]
         report.resumed_from = trainer.progress.episodes
     if trainer.progress.episodes >= episodes:
         return report
