@@ -142,3 +142,13 @@ def test_unknown_game_is_a_sentence():
 def test_repeat_below_one_is_refused():
     with pytest.raises(ParseError, match="--repeat must be at least 1"):
         run_bench(["reversi"], quick=True, repeat=0)
+
+
+def test_tasks_pick_the_training_jobs_and_refuse_unknown_ones():
+    from boardlab.bench import run_bench
+    from boardlab.core.game import ParseError
+
+    figures = run_bench(["reversi"], quick=True, repeat=1, tasks=["train-qlearning"])
+    assert {f.task for f in figures} == {"train-qlearning"} and figures[0].measured
+    with pytest.raises(ParseError, match="no job is called"):
+        run_bench(["reversi"], quick=True, repeat=1, tasks=["trian-dqn"])

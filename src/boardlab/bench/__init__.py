@@ -63,15 +63,24 @@ def plan(games: Sequence[str] | None, peers: bool, quick: bool) -> list[Job]:
 
 def run_bench(games: Sequence[str] | None = None, peers: bool = False, quick: bool = False,
               repeat: int | None = None,
-              on_figure: Callable[[Figure], None] | None = None) -> list[Figure]:
-    """Measure every job of `plan(...)`; each figure is the median of `repeat` samples
-    (default 5, or 2 with `quick`). `on_figure` sees each figure once its game is done."""
+              on_figure: Callable[[Figure], None] | None = None,
+              tasks: Sequence[str] | None = None) -> list[Figure]:
+    """Measure every job of `plan(...)` (only those whose task is in `tasks`, if given);
+    each figure is the median of `repeat` samples (default 5, or 2 with `quick`).
+    `on_figure` sees each figure once its game is done."""
     if repeat is None:
         repeat = 2 if quick else 5
     if repeat < 1:
         raise ParseError(f"--repeat must be at least 1, not {repeat}")
     seconds = QUICK_SECONDS if quick else FULL_SECONDS
     jobs = plan(games, peers, quick)
+    if tasks:
+        known = {job.task for job in jobs}
+        unknown = set(tasks) - known
+        if unknown:
+            raise ParseError(f"--tasks: no job is called {', '.join(sorted(unknown))}; the "
+                             f"tasks here: {', '.join(sorted(known))}")
+        jobs = [job for job in jobs if job.task in tasks]
     figures: list[Figure] = []
     for game in dict.fromkeys(job.game for job in jobs):
         # One game's jobs at a time, interleaved: ours and its peers share the same minutes.

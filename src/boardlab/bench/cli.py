@@ -36,6 +36,8 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     bench.add_argument("--repeat", type=int, default=None, metavar="K",
                        help="samples per figure, the median is shown (default 5, 2 with "
                             "--quick)")
+    bench.add_argument("--tasks", default=None, metavar="T1,T2",
+                       help="only these tasks, e.g. train-dqn,train-dqn-updates (default: all)")
     bench.set_defaults(run=cmd_bench)
     return bench
 
@@ -52,6 +54,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     with console.status("measuring...") as status:
         figures = run_bench(args.games or None, peers=args.peers, quick=args.quick,
                             repeat=args.repeat,
+                            tasks=args.tasks.split(",") if args.tasks else None,
                             on_figure=lambda f: status.update(
                                 f"measured {f.game}; measuring the next game..."))
     load_after = _load_average()
@@ -81,6 +84,8 @@ def command_line(args: argparse.Namespace) -> str:
     words += ["--peers"] * args.peers + ["--quick"] * args.quick
     if args.repeat is not None:
         words += ["--repeat", str(args.repeat)]
+    if args.tasks:
+        words += ["--tasks", args.tasks]
     if args.json_path:
         words += ["--json", args.json_path]
     return " ".join(words)
