@@ -191,8 +191,14 @@ class DQNTrainer(Trainer):
             self.buffer.push_batch(batch)
             self.transitions += len(batch)
         ready = len(self.buffer) >= max(t.warmup, t.batch)
-        while ready and self.progress.updates < (self.transitions - t.warmup) // t.train_every:
-            self.losses.append(self.update())
+        owed = (self.transitions - t.warmup) // t.train_every - self.progress.updates
+        if ready and owed > 0:
+            # dropout on for the updates, off for acting: switched once for all of them
+            # (a switch walks every module: it cost a tenth of a small network's update)
+            self.network.train()
+            for _ in range(owed):
+                self.losses.append(self.update())
+            self.network.eval()
         self.recent = (self.recent + ended)[-RECENT_EPISODES:]
         for _ in ended:
             self.progress.episodes += 1
@@ -225,7 +231,8 @@ class DQNTrainer(Trainer):
 
     def update(self) -> float:
         """One gradient step on a replay batch: MSE between Q(s, a) and the target
-        r + discount * max_b Q_target(s', b) over legal b (0 at the end of a game)."""
+        r + discount * max_b Q_target(s', b) over legal b (0 at the end of a game). The
+        network's mode (dropout in training) is the caller's: `learn_from` sets it."""
         torch = self.torch
         batch = {k: torch.from_numpy(v) for k, v in
                  self.buffer.sample(self.training.batch, self.rng).items()}
@@ -239,13 +246,11 @@ class DQNTrainer(Trainer):
                 best = next_q.masked_fill(illegal, -1e9).max(dim=1).values
             best = torch.where(batch["dones"] > 0, torch.zeros_like(best), best)
             target = batch["rewards"] + batch["discounts"] * best
-        self.network.train()
         q = self.network(batch["states"]).gather(1, batch["actions"][:, None])[:, 0]
         loss = torch.nn.functional.mse_loss(q, target)
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
-        self.network.eval()
         self.progress.updates += 1
         return loss.item()
 
