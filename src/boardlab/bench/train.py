@@ -37,6 +37,10 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
                             f"self-play DQN training, {NETWORK},{params}",
                             partial(_dqn, game, params, steps, unit),
                             peer=peer))
+    if not quick:  # starting a process is no smoke test
+        jobs.append(Job(name, "train-dqn", "vectorized DQN, games in 1 actor process",
+                        "env steps", f"self-play DQN training, {NETWORK},{VECTOR},actors=1",
+                        partial(_dqn_with_actor, game)))
     jobs.append(Job(name, "train-qlearning", "tabular Q-learning (1 game)", "env steps",
                     "self-play Q-learning training, one episode a batch",
                     lambda: _qlearning(game)))
@@ -64,6 +68,27 @@ def _dqn(game: Game, params: str, steps: int, unit: str) -> Batch:
         after = (trainer.progress.env_steps if unit == "env steps"
                  else trainer.progress.updates)
         return after - before
+    return batch
+
+
+def _dqn_with_actor(game: Game) -> Batch:
+    """The vectorized trainer with its games in another process (the laptop's second core):
+    a batch is 256 whole episodes, the actor's games draining at its end as in training."""
+    import torch
+
+    from ..learn.cli import build_trainer
+
+    torch.set_num_threads(1)
+    _, trainer = build_trainer(game.spec, "dqn",
+                               f"{NETWORK},{VECTOR},actors=1,warmup={WARMUP}", seed=0,
+                               opponent="self")
+    while trainer.progress.updates == 0:
+        trainer.advance(trainer.progress.episodes + 128)
+
+    def batch() -> int:
+        before = trainer.progress.env_steps
+        trainer.advance(trainer.progress.episodes + 256)
+        return trainer.progress.env_steps - before
     return batch
 
 
