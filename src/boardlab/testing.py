@@ -14,7 +14,8 @@ import random
 import numpy as np
 
 from .core.game import CHANCE, Game, ParseError, State
-from .core.match import play_match
+from .core.agent import Clock
+from .core.match import play_match, sample_chance
 from .core.registry import make_agent
 
 __all__ = ["check_batch_encoding", "check_game", "check_random_games", "check_replay"]
@@ -25,11 +26,6 @@ def check_game(game: Game, games: int = 20, seed: int = 12345) -> None:
     check_random_games(game, games, seed)
     check_replay(game)
     check_batch_encoding(game)
-
-
-def _draw_chance(state: State, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
 
 
 def check_random_games(game: Game, games: int = 20, seed: int = 12345) -> None:
@@ -55,7 +51,7 @@ def check_random_games(game: Game, games: int = 20, seed: int = 12345) -> None:
                 assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9), (
                     f"{name}: chance probabilities do not sum to 1: {outcomes}")
                 assert all(p > 0 for _, p in outcomes), f"{name}: a chance outcome has p <= 0"
-                action = _draw_chance(state, rng)
+                action = sample_chance(state, rng)
             else:
                 assert 0 <= player < facts.num_players, f"{name}: current player {player}"
                 assert all(0 <= a < facts.num_actions for a in actions), (
@@ -127,7 +123,7 @@ def check_batch_encoding(game: Game, games: int = 8, seed: int = 99) -> None:
             if state.is_terminal():
                 break
             if state.current_player() == CHANCE:
-                state.apply(_draw_chance(state, rng))
+                state.apply(sample_chance(state, rng))
             else:
                 state.apply(rng.choice(state.legal_actions()))
     batch = game.encode_batch(states, players)
@@ -136,3 +132,20 @@ def check_batch_encoding(game: Game, games: int = 8, seed: int = 99) -> None:
         f"{game.name}: encode_batch gives {batch.dtype} {batch.shape}, "
         f"encode {single.dtype} {single.shape}")
     assert np.array_equal(batch, single), f"{game.name}: encode_batch differs from encode"
+
+
+def search_decision(spec: str, state: State, seed: int = 5) -> tuple[str, float]:
+    """The move (in notation) and root value a search agent built from `spec` picks."""
+    agent = make_agent(spec, state.game)
+    agent.start_game(state.current_player(), seed)
+    action = agent.act(state.clone(), Clock())
+    return state.action_to_str(action), agent.last_info()["value"]
+
+
+def check_compiled_search(state: State, depth: int, seed: int = 5) -> None:
+    """A game's compiled alpha-beta (`Game.compiled_minimax`) picks the same move with the
+    same value as the readable Python search (`minimax` without table or kernel) from
+    `state` at `depth`; AssertionError naming the position if not."""
+    python = search_decision(f"minimax:depth={depth},tt=false,kernel=false", state, seed)
+    compiled = search_decision(f"minimax:depth={depth}", state, seed)
+    assert compiled == python, (depth, python, compiled, state.to_text())

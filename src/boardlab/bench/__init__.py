@@ -8,7 +8,7 @@ peers, the same work on OpenSpiel, Fairy-Stockfish (pyffish) and Pgx in the same
 figure over theirs as a ratio: on a shared machine only ratios from one run mean much.
 
     from boardlab.bench import run_bench
-    figures = run_bench(["reversi"], peers=True, repeat=3)
+    figures = run_bench([game_spec], peers=True, repeat=3)
 """
 
 from __future__ import annotations

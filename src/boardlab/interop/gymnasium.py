@@ -1,6 +1,6 @@
 """A single-agent Gymnasium environment: one BoardLab seat against agents given by spec.
 
-`BoardLabEnv("reversi", opponent="minimax:depth=2", seat=0)`. Observations are
+`BoardLabEnv(game_spec, opponent="minimax:depth=2", seat=0)`. Observations are
 `view.encode(seat)` (the seat's own view in a hidden-information game); the action space is
 `Discrete(num_actions)` and `info["action_mask"]` (int8) marks the legal actions. Opponents
 (every other seat plays `opponent`) and chance move inside `step` until it is the learner's turn

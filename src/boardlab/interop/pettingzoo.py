@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment over any BoardLab game: `env("reversi")`.
+"""A PettingZoo AEC environment over any BoardLab game: `env(game_spec)`.
 
 The wrapper adapts the game's `State` and never re-implements a rule. Agents are
 `player_0..player_{n-1}` (seat i is BoardLab player i). Each observation is

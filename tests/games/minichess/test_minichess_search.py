@@ -7,7 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from boardlab import Clock, make_agent
+
+from boardlab.testing import check_compiled_search
+from boardlab.testing import search_decision as decide
 from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.minichess import MiniChessGame
 from boardlab.games.minichess.heuristics import material
@@ -30,17 +32,6 @@ def positions(game, seeds, picks) -> list:
     return found
 
 
-def decide(spec: str, state, seed: int = 5):
-    agent = make_agent(spec, state.game)
-    agent.start_game(state.player, seed)
-    action = agent.act(state.clone(), Clock())
-    return state.action_to_str(action), agent.last_info()["value"]
-
-
-def assert_same_as_python(state, depth: int) -> None:
-    python = decide(f"minimax:depth={depth},tt=false,kernel=false", state)
-    compiled = decide(f"minimax:depth={depth}", state)
-    assert compiled == python, (depth, state.to_text())
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
@@ -48,13 +39,13 @@ def test_compiled_search_equals_the_python_agent(depth):
     cases = positions(GAME, range(15), [0, 4, 9, -1, -2, -3])
     assert len(cases) >= 60
     for state in cases[:: 1 if depth < 4 else 3]:
-        assert_same_as_python(state, depth)
+        check_compiled_search(state, depth)
 
 
 def test_the_ply_cap_inside_the_search_equals_the_python_agent():
     # A cap of 14 plies: the searches from plies 8-13 end in the material count.
     for state in positions(MiniChessGame(max_plies=14), range(6), [8, 10, 12]):
-        assert_same_as_python(state, 4)
+        check_compiled_search(state, 4)
 
 
 def test_evaluation_equals_the_heuristic_bit_for_bit():

@@ -8,7 +8,10 @@ import time
 import numpy as np
 import pytest
 
+
 from boardlab import Clock, make_agent
+from boardlab.testing import check_compiled_search
+from boardlab.testing import search_decision as decide
 from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.xiangqi import XiangqiGame
 from boardlab.games.xiangqi.heuristics import material_and_position
@@ -30,17 +33,6 @@ def positions(seeds, picks) -> list:
     return found
 
 
-def decide(spec: str, state, seed: int = 5):
-    agent = make_agent(spec, state.game)
-    agent.start_game(state.player, seed)
-    action = agent.act(state.clone(), Clock())
-    return state.action_to_str(action), agent.last_info()["value"]
-
-
-def assert_same_as_python(state, depth: int) -> None:
-    python = decide(f"minimax:depth={depth},tt=false,kernel=false", state)
-    compiled = decide(f"minimax:depth={depth}", state)
-    assert compiled == python, (depth, state.to_text())
 
 
 @pytest.mark.parametrize("depth", [1, 2])
@@ -50,12 +42,12 @@ def test_compiled_search_equals_the_python_agent(depth):
     cases = positions(range(12), [10, 40, -1, -2, -3]) + perpetual_check_game()[:-1]
     assert len(cases) >= 50
     for state in cases:
-        assert_same_as_python(state, depth)
+        check_compiled_search(state, depth)
 
 
 def test_compiled_search_equals_the_python_agent_at_depth_3():
     for state in positions(range(2), [20, -1, -3]) + perpetual_check_game()[5:-1]:
-        assert_same_as_python(state, 3)
+        check_compiled_search(state, 3)
 
 
 def test_ply_cap_and_mate_values_equal_the_python_agent():
@@ -64,7 +56,7 @@ def test_ply_cap_and_mate_values_equal_the_python_agent():
     rng = random.Random(2)
     while state.plies < 10:
         state.apply(rng.choice(state.legal_actions()))
-    assert_same_as_python(state, 3)  # the cap (a draw) falls inside the search
+    check_compiled_search(state, 3)  # the cap (a draw) falls inside the search
     mate_in_one = GAME.state_from_text("3k5/9/4R4/9/9/9/9/9/9/4K4 w")
     move, value = decide("minimax:depth=2", mate_in_one)
     assert value == 1_000_000.0 - 1 and decide("minimax:depth=2,kernel=false,tt=false",
