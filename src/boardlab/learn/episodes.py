@@ -112,13 +112,7 @@ def play_episode(game: Game, learner: Learner, reward: RewardFunction, opponent:
                 continue
             action = rng.choice(state.legal_actions())
         invalid_in_a_row = 0
-        try:
-            state.apply(action)
-        except IllegalActionError:
-            raise IllegalActionError(f"the learner chose an illegal action {action} in a "
-                                     f"masked episode:\n{before}") from None
-        while state.current_player() == CHANCE:
-            state.apply(sample_chance(state, rng))
+        play_own_ply(state, action, rng)
         plies += 1
         own = reward.action(before, action, state)
         if state.is_terminal():
@@ -128,6 +122,19 @@ def play_episode(game: Game, learner: Learner, reward: RewardFunction, opponent:
     for seat, (before, action, own, after) in waiting.items():
         learner.observe(before, action, own + reward.reply(after, state, seat), state, True)
     return EpisodeResult(seats, opponent, state.returns(), steps, plies, invalid)
+
+
+def play_own_ply(state: State, action: int, rng: random.Random) -> None:
+    """Apply the learner's `action` and draw the chance outcomes it opens (a reveal, a blind
+    attack), so the next position is a decision or the end; a masked learner's illegal choice
+    is a bug, raised with the position."""
+    try:
+        state.apply(action)
+    except IllegalActionError:  # refused before anything moved: `state` is the position
+        raise IllegalActionError(f"the learner chose an illegal action {action} in a masked "
+                                 f"episode:\n{state}") from None
+    while state.current_player() == CHANCE:
+        state.apply(sample_chance(state, rng))
 
 
 def evaluate(game: Game, make_player: Callable[[], Agent], opponent: Agent, games: int,

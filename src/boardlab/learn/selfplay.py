@@ -36,10 +36,10 @@ from typing import Callable
 import numpy as np
 
 from ..core.agent import Agent, Clock
-from ..core.game import CHANCE, Game, IllegalActionError, State
+from ..core.game import CHANCE, Game, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_agent
-from .episodes import MAX_INVALID_IN_A_ROW, SELF, OpponentMix
+from .episodes import MAX_INVALID_IN_A_ROW, SELF, OpponentMix, play_own_ply
 from ..core.learning import RewardFunction
 
 
@@ -262,13 +262,7 @@ class VectorSelfPlay:
             action = episode.rng.choice(legal)
         episode.invalid_in_a_row = 0
         before = state.clone()
-        try:
-            state.apply(action)
-        except IllegalActionError:
-            raise IllegalActionError(f"the learner chose an illegal action {action} in a "
-                                     f"masked game:\n{before}") from None
-        while state.current_player() == CHANCE:
-            state.apply(sample_chance(state, episode.rng))
+        play_own_ply(state, action, episode.rng)
         episode.plies += 1
         self.env_steps += 1
         own = self.reward.action(before, action, state)
