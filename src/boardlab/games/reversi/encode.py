@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bitboard import SIZE
-from .rules import ReversiState
+from .game import ReversiState
 
 NETWORK_PLANES = 3
 

@@ -9,7 +9,7 @@ squares next to a corner lowest, edges good.
 from __future__ import annotations
 
 from .bitboard import SIZE, SQUARES
-from .rules import ReversiState
+from .game import ReversiState
 
 POSITION_WEIGHTS: tuple[int, ...] = (
     100, -20,  10,   5,   5,  10, -20, 100,

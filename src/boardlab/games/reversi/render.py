@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ...render.grid import Picture, Piece
 from .bitboard import SIZE, SQUARES, square_name
-from .rules import PASS, ReversiState
+from .game import ReversiState
+from .rules import PASS
 
 DISCS = (Piece("", "#111", stroke="#000", title="black disc"),
          Piece("", "#f7f7f7", stroke="#444", title="white disc"))

@@ -9,7 +9,8 @@ from __future__ import annotations
 from ...core.game import IllegalActionError
 from .bitboard import SQUARES, square_name
 from .heuristics import POSITION_WEIGHTS, weight_sum
-from .rules import COLOUR_NAMES, PASS, ReversiState
+from .game import ReversiState
+from .rules import COLOUR_NAMES, PASS
 
 
 def flip_reward(state: ReversiState, action: int, player: int) -> float:
