@@ -274,3 +274,28 @@ class MinimaxAgent(Agent):
             return 2 if action in killers else 3
 
         return sorted(actions, key=priority)
+
+
+@dataclass
+class DeepeningSettings(MinimaxSettings):
+    depth: int = 0
+    """Deepest iteration; 0 = no limit, deepen until the clock runs out (as the seed does)."""
+    start_depth: int = 4
+    """First iteration's depth: seed 004's 4."""
+    step: int = 2
+    """Depth added per iteration: seed 004's 2."""
+    time: float = 1.0
+    """Seconds per move. The seed's framework kills the program at its limit and keeps the
+    last move written, i.e. the deepest finished iteration's, which is what stopping at
+    `time` gives; the seed does not say the limit, so 1 s (the arena's usual) is ours."""
+
+
+class DeepeningAgent(MinimaxAgent):
+    """Seed 004's iterative deepening: alpha-beta at depths 4, 6, 8, ... until time runs out.
+
+    As the seed writes it: the game's `minimax` heuristic (on MiniChess the seed's material
+    count), the deepest finished iteration's move. The same search as
+    `minimax:start_depth=4,step=2,depth=0,time=1`, under a name."""
+
+    name = "deepening"
+    Settings = DeepeningSettings

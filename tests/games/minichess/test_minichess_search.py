@@ -12,8 +12,8 @@ from boardlab.testing import check_compiled_search
 from boardlab.testing import search_decision as decide
 from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.minichess import MiniChessGame
-from boardlab.games.minichess.heuristics import material
-from boardlab.games.minichess.search import EVALUATION
+from boardlab.games.minichess.heuristics import material, positional
+from boardlab.games.minichess.search import EVALUATION, POSITIONAL_EVALUATION
 
 GAME = MiniChessGame()
 
@@ -48,11 +48,27 @@ def test_the_ply_cap_inside_the_search_equals_the_python_agent():
         check_compiled_search(state, 4)
 
 
+@pytest.mark.parametrize("depth", [1, 3])
+def test_compiled_search_with_the_positional_heuristic_equals_the_python_agent(depth):
+    for state in positions(GAME, range(8), [0, 5, -1, -3]):
+        check_compiled_search(state, depth, evaluator="positional")
+
+
 def test_evaluation_equals_the_heuristic_bit_for_bit():
     for state in positions(GAME, range(10), [3, 10, -1]):
         board = np.asarray(state.board, dtype=np.int8)
         for player in (0, 1):
             assert evaluate(board, EVALUATION, player) == material(state, player)
+            assert evaluate(board, POSITIONAL_EVALUATION, player) == positional(state, player)
+
+
+def test_positional_bonuses_mirror_between_the_sides():
+    # The start position is symmetric, so it is worth 0 (up to rounding); a white pawn pushed
+    # one row is worth more to white than the same pawn on its start row.
+    start = GAME.initial_state()
+    assert positional(start, 0) == pytest.approx(0.0, abs=1e-9)
+    pushed = GAME.state_from_text("kqbnr/ppppp/5/2P2/PP1PP/RNBQK b")
+    assert positional(pushed, 0) > 0.0 > positional(pushed, 1)
 
 
 def test_quiescence_sees_the_recapture():

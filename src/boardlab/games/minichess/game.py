@@ -102,9 +102,9 @@ class MiniChessGame(Game):
 
     @property
     def evaluators(self):
-        from .heuristics import material
+        from .heuristics import material, positional
 
-        return {"greedy": material, "minimax": material}
+        return {"greedy": material, "minimax": material, "positional": positional}
 
     def compiled_minimax(self, evaluator: str):
         """The numba alpha-beta (search.py) with the Python agent's values."""

@@ -5,8 +5,9 @@ As xiangqi/search.py (read that first): negamax alpha-beta with principal variat
 moves made and taken back in place, ordering by alphabeta.py (the table's move, MVV-LVA
 captures and promotions, killers, history). A node ends the game as `MiniChessState._settle`
 does: the side to move wins if it could capture the king, then the ply cap counts material,
-then a side without a move loses. Leaves are scored by `heuristics.material` (seed 004's
-material count), summed in the same order so the floats agree.
+then a side without a move loses. Leaves are scored by a table per heuristic
+(`heuristics.material`, seed 004's material count, or `heuristics.positional`, material plus
+piece-square bonuses), summed in the same order so the floats agree.
 
 - plain (`quiescence=False`): the table only orders moves, so the root's best move and value
   equal the Python agent's with `tt=false` (tests/games/minichess/test_minichess_search.py);
@@ -25,16 +26,31 @@ from numba import njit
 from ..alphabeta import (CAPTURE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE,
                          SearchMemory, above, count_node, evaluate, pick, probe, score_moves,
                          store_node, table_cutoff, take_value)
-from .heuristics import MATERIAL_VALUES
+from .heuristics import MATERIAL_VALUES, POSITION_BONUS
 from .kernels import (DRAW, MAX_MOVES, PAWN, adjudicate, generate, has_move, king_capturable,
                       play, take_back)
-from .rules import SQUARES
+from .rules import COLS, ROWS, SQUARES
 
-EVALUATION = np.zeros((13, SQUARES), dtype=np.float64)
-"""EVALUATION[cell + 6, sq]: what a piece adds to white's material score (any square)."""
-for _kind in range(1, 7):
-    EVALUATION[6 + _kind] = MATERIAL_VALUES[_kind]
-    EVALUATION[6 - _kind] = -MATERIAL_VALUES[_kind]
+def evaluation_table(bonus=None) -> np.ndarray:
+    """table[cell + 6, sq]: what a piece on `sq` adds to white's score, material plus
+    `bonus[kind][square]` (player 0's view; black reads the mirrored square), built with the
+    same additions as chesslike.material_and_position so the sums agree bit for bit."""
+    table = np.zeros((13, SQUARES), dtype=np.float64)
+    for kind in range(1, 7):
+        for sq in range(SQUARES):
+            row, col = divmod(sq, COLS)
+            mirrored = (ROWS - 1 - row) * COLS + col
+            white = MATERIAL_VALUES[kind] + (bonus[kind][sq] if bonus else 0)
+            black = MATERIAL_VALUES[kind] + (bonus[kind][mirrored] if bonus else 0)
+            table[6 + kind, sq] = white
+            table[6 - kind, sq] = -black
+    return table
+
+
+EVALUATION = evaluation_table()
+"""The `material` heuristic's table (seed 004: the same value on any square)."""
+POSITIONAL_EVALUATION = evaluation_table(POSITION_BONUS)
+"""The `positional` heuristic's table."""
 ORDER_VALUES = np.array((0, 1, 5, 3, 3, 9, 20), dtype=np.int64)
 """Piece worth for MVV-LVA (chess's), by type: pawn, rook, knight, bishop, queen, king."""
 PROMOTION = CAPTURE + 64 * 8
@@ -49,11 +65,12 @@ PLY_KEYS = _KEYS[SQUARES * 13 + 1:]
 
 
 class Line(NamedTuple):
-    """The board and the move buffer (moves[ply, i] = from, to, ordering score; the root's
-    moves in moves[0])."""
+    """The board, the move buffer (moves[ply, i] = from, to, ordering score; the root's
+    moves in moves[0]) and the leaves' evaluation table."""
 
     board: np.ndarray
     moves: np.ndarray
+    evaluation: np.ndarray
 
 
 @njit(cache=True)
@@ -109,7 +126,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         # A leaf: whether the game ended, without generating the moves.
         ended, value = _ended(board, player, plies, max_plies, has_move(board, player),
                               king_capturable(board, player))
-        return value if ended else evaluate(board, EVALUATION, player)
+        return value if ended else evaluate(board, line.evaluation, player)
     else:
         n, takes_king = generate(board, player, moves[ply])
         ended, value = _ended(board, player, plies, max_plies, n, takes_king)
@@ -169,11 +186,11 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies):
     if ended:
         return value
     if ply >= MAX_PLY:
-        return evaluate(board, EVALUATION, player)
+        return evaluate(board, line.evaluation, player)
     threatened = king_capturable(board, 1 - player)
     best = -np.inf
     if not threatened:
-        best = evaluate(board, EVALUATION, player)
+        best = evaluate(board, line.evaluation, player)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -208,8 +225,9 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies):
 class MiniChessSearch(SearchMemory):
     """The compiled search as the minimax agent calls it (`Game.compiled_minimax`)."""
 
-    def __init__(self, quiescence: bool) -> None:
+    def __init__(self, quiescence: bool, evaluation: np.ndarray) -> None:
         super().__init__(SQUARES, MAX_MOVES, quiescence)
+        self.evaluation = evaluation
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
                  max_nodes: int) -> tuple[int, float, int, bool]:
@@ -217,7 +235,7 @@ class MiniChessSearch(SearchMemory):
         self.start(state.key(), depth, max_nodes,
                    [divmod(action, SQUARES) for action in root_actions])
         board = np.asarray(state.board, dtype=np.int8)
-        line = Line(board, self.moves)
+        line = Line(board, self.moves, self.evaluation)
         # As the Python root: each move with (best so far, +inf), the first strictly better.
         value = _node(line, self.tables, np.int64(state.player), np.int64(state.plies),
                       position_key(board, state.player, state.plies), np.int64(depth),
@@ -226,7 +244,9 @@ class MiniChessSearch(SearchMemory):
 
 
 def compiled_search(game, evaluator: str, quiescence: bool) -> MiniChessSearch | None:
-    """The search for `evaluator` if it is the heuristic this file computes, else None."""
-    from .heuristics import material
+    """The search for `evaluator` if it is a heuristic this file computes, else None."""
+    from .heuristics import material, positional
 
-    return MiniChessSearch(quiescence) if game.evaluators.get(evaluator) is material else None
+    tables = {material: EVALUATION, positional: POSITIONAL_EVALUATION}
+    table = tables.get(game.evaluators.get(evaluator))
+    return None if table is None else MiniChessSearch(quiescence, table)
