@@ -38,11 +38,6 @@ MAY_IMPORT = {
 """Which layers each layer may import (besides itself). `boardlab/__init__.py` re-exports
 core and counts as core."""
 
-KNOWN_FACE_EDGES = {("boardlab.bench.ours", "boardlab.cli")}
-"""Issue 20: bench/ours.py still imports `perft` from cli.py (it now lives in core/perft.py);
-bench/ours.py belongs to the kernels work, which moves it. Remove this entry then."""
-
-
 @dataclass(frozen=True)
 class Import:
     source: str  # the importing module, e.g. boardlab.agents.mcts
@@ -162,7 +157,7 @@ def test_core_draws_and_plays_nothing():
 def test_no_import_cycle_between_layers():
     edges: dict[str, set[str]] = defaultdict(set)
     for i in IMPORTS:
-        if not i.type_checking and (i.source, i.target) not in KNOWN_FACE_EDGES:
+        if not i.type_checking:
             edges[layer(i.source)].add(layer(i.target))
     for node in edges:
         edges[node].discard(node)
@@ -180,7 +175,7 @@ def test_no_import_cycle_among_the_faces_modules():
     for i in IMPORTS:
         target = imported_module(i)
         if (layer(i.source) in FACES and layer(target) in FACES and not i.type_checking
-                and (i.source, target) not in KNOWN_FACE_EDGES and target != i.source
+                and target != i.source
                 and not inside(i.source, target)):
             edges[i.source].add(target)
     assert cycles(edges) == []
@@ -201,13 +196,8 @@ def test_no_module_takes_a_private_name_from_another_package():
 
 # --- no module outside games/ names a game ---------------------------------------------------
 
-NAMING_GAMES_ALLOWED = {
-    # Issue 20: the bench cases and peers move into the game packages with the kernels work,
-    # which owns these two files today; remove them from this list then.
-    "bench/ours.py", "bench/peers.py",
-}
-"""Files not checked yet. Prose is never checked: docstrings, comments and sentences in
-strings (`help="game spec, e.g. jungle"`) may name games as examples."""
+# Prose is never checked: docstrings, comments and sentences in strings (`help="game spec,
+# e.g. jungle"`) may name games as examples.
 TYPING_NAMES = {"Sequence", "MutableSequence"}  # typing's, not the card game
 
 
@@ -267,7 +257,7 @@ def test_no_module_outside_games_names_a_game():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
-        if not relative.startswith("games/") and relative not in NAMING_GAMES_ALLOWED:
+        if not relative.startswith("games/"):
             found += names_of_games_in(path)
     assert found == [], "\n".join(found)
 

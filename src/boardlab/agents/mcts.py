@@ -117,7 +117,8 @@ def principal_variation(root: Any, first: int) -> list[str]:
     """The line the tree believes in, for `last_info`: `first`, then the most visited reply at
     each decision node below, in notation; it stops at a chance node (no single line). Any
     tree whose nodes have `state`, `mover`, `children` and `visits` (AlphaZero's too)."""
-    line, node, action = [], root, first
+    line: list[str] = []
+    node, action = root, first
     while len(line) < PV_LENGTH:
         line.append(node.state.action_to_str(action))
         child = node.children.get(action)
@@ -177,11 +178,11 @@ class MCTSAgent(Agent):
         simulations = reused = 0
         for i in range(views):
             view = state if i == 0 else state.view(me, self.rng)
-            root = self._reused_root(view) if views == 1 else None
-            if root is None:
+            found = self._reused_root(view) if views == 1 else None
+            if found is None:
                 root = self._new_node(view, me)
             else:
-                reused = root.visits
+                root, reused = found, found.visits
             share = settings.sims * (i + 1) // views - settings.sims * i // views
             part = clock if clock.budget is None else Clock.start(clock.remaining() / (views - i))
             simulations += self._search(root, share, part)
@@ -247,13 +248,13 @@ class MCTSAgent(Agent):
                 node = self._select(node)
             elif mover == CHANCE:
                 action = draw_outcome(node.outcomes, rng.random())
-                child = node.children.get(action)
-                if child is None:
+                known = node.children.get(action)
+                if known is None:
                     child = self._new_node(node.state.child(action), CHANCE)
                     node.children[action] = node = child
                     path.append(node)
                     break
-                node = child
+                node = known
             else:  # a terminal node: its returns are exact
                 break
             path.append(node)
@@ -328,7 +329,7 @@ class MCTSAgent(Agent):
         me = state.current_player()
         frontier = [node]
         for _ in range(REUSE_DEPTH):
-            deeper = []
+            deeper: list[Node] = []
             for node in frontier:
                 if node.mover == me:
                     if node.state.key() == target:

@@ -161,7 +161,7 @@ class MinimaxAgent(Agent):
 
     def _principal_variation(self, state: State, first: int, longest: int = 8) -> list[str]:
         """`first`, then the table's best move at each position below, up to a chance node."""
-        line: list[int] = []
+        line: list[str] = []
         action = first
         while len(line) < longest:
             line.append(state.action_to_str(action))
@@ -199,8 +199,9 @@ class MinimaxAgent(Agent):
             rate = self.nodes / max(self.clock.elapsed(), 1e-3) if self.nodes else 2e5
             # Deeper iterations search slower nodes (more misses in the table): keep a margin.
             max_nodes = max(1000, int(NODE_BUDGET_SHARE * rate * remaining))
-        best_index, value, nodes, completed = self.kernel(state, ordered, depth, self.me,
-                                                          max_nodes)
+        # _root calls this only when self.kernel is a compiled search, never None.
+        best_index, value, nodes, completed = self.kernel(  # type: ignore[misc]
+            state, ordered, depth, self.me, max_nodes)
         self.nodes += nodes
         if not completed:
             raise _OutOfTime

@@ -8,29 +8,24 @@ rate either way, so `--quick` changes the noise, not the meaning.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from ..core.agent import Clock
+from ..core.benchcases import BenchCases, MoveGeneration, Sizes
 from ..core.game import Game, ParseError, State
+from ..core.perft import perft
 from ..core.registry import make_agent
 from .timing import Batch, Job, Skip, Tally
 
-PERFT_DEPTH = {"reversi": (5, 6), "xiangqi": (2, 3), "minichess": (4, 5), "jungle": (1, 2)}
-"""(quick, full) depth of the Python perft: about 0.01 s / 0.3 s a tree here."""
-KERNEL_PERFT_DEPTH = {"reversi": (7, 9), "xiangqi": (3, 4), "minichess": (5, 6)}
-ALPHABETA_DEPTH = {"reversi": (2, 4), "xiangqi": (2, 3), "minichess": (3, 4), "jungle": (2, 3)}
-KERNEL_ALPHABETA_DEPTH = {"xiangqi": (4, 5), "minichess": (6, 8)}
-"""Deeper for the compiled chess-like searches: their move ordering leaves a few hundred
-nodes at the Python depths, too few to time the search rather than the call around it."""
 MCTS_SIMULATIONS = (50, 400)
 OPENING_PLIES = 6
 """Random plies from the start to the position searched by alpha-beta (past the book-like
 opening, where every engine's move ordering behaves alike)."""
 
 
-def depth_of(table: dict[str, tuple[int, int]], game: str, quick: bool) -> int:
-    quick_depth, full_depth = table.get(game, (1, 2))
-    return quick_depth if quick else full_depth
+def size(sizes: Sizes, quick: bool) -> int:
+    """The quick or the full one of a game's (quick, full) sizes."""
+    return sizes[0] if quick else sizes[1]
 
 
 # --- positions and random games ------------------------------------------------------------------
@@ -71,15 +66,18 @@ def random_positions(game: Game, count: int, seed: int) -> list[State]:
 # --- the jobs ------------------------------------------------------------------------------------
 
 def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
-    """Our jobs for one game: playouts, perft, move generation, alpha-beta, MCTS."""
+    """Our jobs for one game: playouts, perft, move generation, alpha-beta, MCTS, at the
+    sizes and with the kernels the game declares (`Game.bench_cases()`)."""
+    cases = game.bench_cases()
     jobs = [_python_playouts(name, game)]
-    jobs += _kernel_playouts(name, game)
-    depth = depth_of(PERFT_DEPTH, name, quick)
+    jobs += _kernel_playouts(name, game, cases)
+    depth = size(cases.perft_depth, quick)
     jobs.append(Job(name, "perft", "python State", "leaves", f"perft depth {depth} from the "
-                    "start (boardlab.cli.perft)", lambda: _python_perft(game, depth)))
-    jobs += _kernel_perft(name, game, quick)
-    jobs += _movegen(name, game, quick)
-    jobs += _alphabeta(name, game, quick)
+                    "start (boardlab.core.perft)", lambda: _python_perft(game, depth)))
+    jobs += _kernel_perft(name, game, cases, quick)
+    if cases.movegen is not None:
+        jobs += _movegen(name, game, cases.movegen, quick)
+    jobs += _alphabeta(name, game, cases, quick)
     jobs.append(_mcts(name, game, quick))
     return jobs
 
@@ -109,9 +107,9 @@ def _python_playouts(name: str, game: Game) -> Job:
                "random games from the start: legal_actions + apply", setup, tally=tally)
 
 
-def _kernel_playouts(name: str, game: Game) -> list[Job]:
+def _kernel_playouts(name: str, game: Game, cases: BenchCases) -> list[Job]:
     """The game's compiled random playout (`Game.random_playout_kernel`, as MCTS calls it)
-    from the start; for Reversi also many games per call."""
+    from the start; where the game has one, also many games per call."""
     start = after_random_plies(game, 0, 0)
 
     def one_call_per_game() -> Batch:
@@ -128,134 +126,84 @@ def _kernel_playouts(name: str, game: Game) -> list[Job]:
     jobs = [Job(name, "playout", "numba kernel", "games",
                 "Game.random_playout_kernel from the start, one call per game",
                 one_call_per_game)]
-    if name == "reversi":
+    playouts, games = cases.batch_playouts, cases.batch_games
+    if playouts is not None:
+        def many_per_call() -> Batch:
+            seeds = iter(range(10**9))
+
+            def batch() -> int:
+                playouts(start, next(seeds), games)
+                return games
+            return batch
         jobs.append(Job(name, "playout", "numba kernel, batch", "games",
-                        "kernels.random_playouts, 5000 games per call", _reversi_batch))
+                        f"BenchCases.batch_playouts, {games} games per call", many_per_call))
     return jobs
 
 
-def _reversi_batch() -> Batch:
-    from ..games.reversi import ReversiGame
-    from ..games.reversi.kernels import random_playouts
-
-    start = ReversiGame().initial_state()
-    seeds = iter(range(10**9))
-
-    def batch() -> int:
-        random_playouts(start.black, start.white, start.player, next(seeds), 5000)
-        return 5000
-    return batch
-
-
 def _python_perft(game: Game, depth: int) -> Batch:
-    from ..cli import perft
-
     start = game.initial_state(0)
     return lambda: perft(start, depth)
 
 
-def _kernel_perft(name: str, game: Game, quick: bool) -> list[Job]:
-    if name not in KERNEL_PERFT_DEPTH:
+def _kernel_perft(name: str, game: Game, cases: BenchCases, quick: bool) -> list[Job]:
+    kernel_perft = cases.kernel_perft
+    if kernel_perft is None:
         return []
-    depth = depth_of(KERNEL_PERFT_DEPTH, name, quick)
+    depth = size(cases.kernel_perft_depth, quick)
 
     def setup() -> Batch:
         start = game.initial_state(0)
-        if name == "reversi":
-            from ..games.reversi import kernels as reversi
-
-            return lambda: reversi.perft(start.black, start.white, start.player, depth)
-        if name == "xiangqi":
-            from ..games.xiangqi import kernels as xiangqi
-
-            return lambda: xiangqi.perft(start.board, start.player, depth)
-        from ..games.minichess import kernels as minichess
-
-        return lambda: minichess.perft(start.board, start.player, depth)
+        return lambda: kernel_perft(start, depth)
     return [Job(name, "perft", "numba kernel", "leaves",
-                f"perft depth {depth} from the start (kernels.perft)", setup)]
+                f"perft depth {depth} from the start (BenchCases.kernel_perft)", setup)]
 
 
 MOVEGEN_POSITIONS = (40, 200)
 """(quick, full) number of positions whose moves are generated, ours and the peers' alike."""
 
 
-def _movegen(name: str, game: Game, quick: bool) -> list[Job]:
+def _movegen(name: str, game: Game, movegen: MoveGeneration, quick: bool) -> list[Job]:
     """Move lists per second on positions of random games, where a peer has the game too."""
-    if name not in ("xiangqi", "minichess"):
-        return []
     count = MOVEGEN_POSITIONS[0] if quick else MOVEGEN_POSITIONS[1]
     work = f"legal moves of {count} positions from seeded random games"
 
-    def boards() -> list[tuple[list[int], int]]:
-        return [(s.board, s.player) for s in random_positions(game, count, 5)]
+    def timed(generate: Callable[..., object]) -> Callable[[], Batch]:
+        def setup() -> Batch:
+            arguments = [movegen.arguments(s) for s in random_positions(game, count, 5)]
+            return _over_positions(arguments, generate)
+        return setup
 
-    def python_rules() -> Batch:
-        if name == "xiangqi":
-            from ..games.xiangqi.rules import legal_moves as generate
-        else:
-            from ..games.minichess.rules import moves as generate
-        return _over_boards(boards(), generate)
-
-    def kernel() -> Batch:
-        if name == "xiangqi":
-            from ..games.xiangqi.kernels import legal_moves as generate
-        else:
-            from ..games.minichess.kernels import moves as generate
-        return _over_boards(boards(), generate)
-
-    return [Job(name, "movegen", "python rules", "positions", work, python_rules),
-            Job(name, "movegen", "numba kernel", "positions", work, kernel)]
+    return [Job(name, "movegen", "python rules", "positions", work, timed(movegen.python)),
+            Job(name, "movegen", "numba kernel", "positions", work, timed(movegen.kernel))]
 
 
-def _over_boards(boards: list[tuple[list[int], int]],
-                 generate: Callable[[list[int], int], object]) -> Batch:
+def _over_positions(arguments: list[tuple[Any, ...]],
+                    generate: Callable[..., object]) -> Batch:
     def batch() -> int:
-        for board, player in boards:
-            generate(board, player)
-        return len(boards)
+        for position in arguments:
+            generate(*position)
+        return len(arguments)
     return batch
 
 
-def _alphabeta(name: str, game: Game, quick: bool) -> list[Job]:
-    depth = depth_of(ALPHABETA_DEPTH, name, quick)
+def _alphabeta(name: str, game: Game, cases: BenchCases, quick: bool) -> list[Job]:
+    depth = size(cases.alphabeta_depth, quick)
     work = f"minimax:depth={depth} from a position {OPENING_PLIES} random plies in"
     jobs = [Job(name, "alphabeta", "python State", "nodes", work,
                 lambda: _search(game, f"minimax:depth={depth},kernel=false",
                                 fallback=f"minimax:depth={depth}"))]
-    deep = depth_of(KERNEL_ALPHABETA_DEPTH, name, quick) if name in KERNEL_ALPHABETA_DEPTH \
-        else depth
+    deep = size(cases.kernel_alphabeta_depth or cases.alphabeta_depth, quick)
     deep_work = f"minimax:depth={deep} from a position {OPENING_PLIES} random plies in"
     if game.compiled_minimax("minimax") is not None:
         jobs.append(Job(name, "alphabeta", "numba kernel", "nodes",
                         deep_work + " (compiled search)",
                         lambda: _search(game, f"minimax:depth={deep},kernel=true")))
-    elif name == "jungle":
-        jobs.append(Job(name, "alphabeta", "numba kernel", "nodes",
-                        work + " (kernels.compiled_search called directly: the game does not "
-                        "offer it to minimax yet)", lambda: _jungle_search(game, depth)))
     if game.compiled_quiescence("minimax") is not None:
         jobs.append(Job(name, "alphabeta", "numba kernel, quiescence", "nodes",
                         deep_work + ",quiescence=true (the engine search: its nodes include "
                         "the quiescence search's)",
                         lambda: _search(game, f"minimax:depth={deep},quiescence=true")))
     return jobs
-
-
-def _jungle_search(game: Game, depth: int) -> Batch:
-    """Jungle's compiled search with the `minimax` evaluator's weights, no agent around it."""
-    try:
-        from ..games.jungle.heuristics import HUNT_WEIGHT
-        from ..games.jungle.kernels import compiled_search
-    except ImportError as error:
-        raise Skip(f"no jungle search kernel here ({error})") from None
-    position = after_random_plies(game, OPENING_PLIES, 3)
-    actions = position.legal_actions()
-    me = position.current_player()
-
-    def batch() -> int:
-        return compiled_search(position, depth, me, 100.0, HUNT_WEIGHT, actions)[2]
-    return batch
 
 
 def _search(game: Game, spec: str, fallback: str | None = None) -> Batch:

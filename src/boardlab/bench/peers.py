@@ -4,7 +4,7 @@ through pyffish, and Pgx when JAX is there. A peer that is not installed becomes
 
 Each peer does the work ours does: the same start positions, the same ply caps (a peer's
 random game stops where ours would be drawn), perft counting leaves with the same shortcut as
-`boardlab.cli.perft` (at depth 1 the length of the move list).
+`boardlab.core.perft` (at depth 1 the length of the move list).
 """
 
 from __future__ import annotations
@@ -12,39 +12,30 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..core.benchcases import PeerGame
 from ..core.game import Game
-from .ours import MCTS_SIMULATIONS, MOVEGEN_POSITIONS, random_positions
+from .ours import MCTS_SIMULATIONS, MOVEGEN_POSITIONS, random_positions, size
 from .timing import Batch, Job, Skip, Tally
-
-from ..games.minichess.fairy_stockfish import (  # noqa: E402
-    FAIRY_STOCKFISH_CONFIG as MINICHESS_CONFIG,
-    FAIRY_STOCKFISH_VARIANT as MINICHESS_VARIANT,
-)
-
-OPENSPIEL_PERFT_DEPTH = {"reversi": (5, 6), "xiangqi": (2, 3)}
-PYFFISH_PERFT_DEPTH = {"xiangqi": (1, 2), "minichess": (2, 3)}
-"""Shallow: pyffish pays ~5 ms of setup on every call here, whatever the position."""
 
 
 def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
+    """The peers' jobs for the peers the game names (`Game.bench_cases().peers`)."""
     jobs: list[Job] = []
-    if name == "reversi":
-        jobs.append(_openspiel_playouts(name, "othello", game))
-        jobs.append(_openspiel_perft(name, "othello", quick))
-        jobs.append(_openspiel_mcts(name, "othello", quick))
-        jobs.append(Job(name, "playout", "Pgx (JAX)", "games", "batched othello playouts",
-                        _pgx, peer=True))
-    elif name == "xiangqi":
-        jobs.append(_openspiel_playouts(name, "xiangqi", game))
-        jobs.append(_openspiel_perft(name, "xiangqi", quick))
-    if name in ("xiangqi", "minichess"):
-        variant = "xiangqi" if name == "xiangqi" else MINICHESS_VARIANT
-        jobs += _pyffish_jobs(name, variant, game, quick)
+    for peer in game.bench_cases().peers:
+        if peer.library == "openspiel":
+            jobs.append(_openspiel_playouts(name, peer.name, game))
+            jobs.append(_openspiel_perft(name, peer, quick))
+            if peer.mcts:
+                jobs.append(_openspiel_mcts(name, peer.name, quick))
+        elif peer.library == "pgx":
+            jobs.append(Job(name, "playout", "Pgx (JAX)", "games",
+                            f"batched `{peer.name}` playouts", _pgx, peer=True))
+        elif peer.library == "pyffish":
+            jobs += _pyffish_jobs(name, peer, game, quick)
+        else:
+            raise ValueError(f"{name} names an unknown bench peer {peer.library!r}: "
+                             "the peers are openspiel, pyffish and pgx")
     return jobs
-
-
-def _depth(table: dict[str, tuple[int, int]], name: str, quick: bool) -> int:
-    return table[name][0 if quick else 1]
 
 
 # --- OpenSpiel ------------------------------------------------------------------------------------
@@ -79,15 +70,16 @@ def _openspiel_playouts(name: str, game_name: str, ours: Game) -> Job:
                setup, peer=True, tally=tally)
 
 
-def _openspiel_perft(name: str, game_name: str, quick: bool) -> Job:
-    depth = _depth(OPENSPIEL_PERFT_DEPTH, name, quick)
+def _openspiel_perft(name: str, peer: PeerGame, quick: bool) -> Job:
+    game_name = peer.name
+    depth = size(peer.perft_depth, quick)
 
     def setup() -> Batch:
         start = _load_openspiel(game_name).new_initial_state()
 
         def perft(state: Any, depth: int) -> int:
             if state.is_terminal():
-                return 0  # a game over before the last level adds nothing, as cli.perft
+                return 0  # a game over before the last level adds nothing, as core.perft
             if depth == 1:
                 return len(state.legal_actions())
             return sum(perft(state.child(a), depth - 1) for a in state.legal_actions())
@@ -132,24 +124,25 @@ def _pgx() -> Batch:
 
 # --- Fairy-Stockfish (pyffish) --------------------------------------------------------------------
 
-def _load_pyffish(variant: str) -> Any:
+def _load_pyffish(peer: PeerGame) -> Any:
     try:
         import pyffish
     except ImportError:
         raise Skip("pyffish not installed (pip install pyffish)") from None
-    if variant == MINICHESS_VARIANT and variant not in pyffish.variants():
-        pyffish.load_variant_config(MINICHESS_CONFIG)
+    if peer.config and peer.name not in pyffish.variants():
+        pyffish.load_variant_config(peer.config)
     return pyffish
 
 
-def _pyffish_jobs(name: str, variant: str, game: Game, quick: bool) -> list[Job]:
+def _pyffish_jobs(name: str, peer: PeerGame, game: Game, quick: bool) -> list[Job]:
+    variant = peer.name
     cap = game.facts.max_length
-    depth = _depth(PYFFISH_PERFT_DEPTH, name, quick)
+    depth = size(peer.perft_depth, quick)
     positions = MOVEGEN_POSITIONS[0] if quick else MOVEGEN_POSITIONS[1]
     tally = Tally()
 
     def playouts() -> Batch:
-        sf = _load_pyffish(variant)
+        sf = _load_pyffish(peer)
         start = sf.start_fen(variant)
         rng = random.Random(1)
 
@@ -165,20 +158,20 @@ def _pyffish_jobs(name: str, variant: str, game: Game, quick: bool) -> list[Job]
         return batch
 
     def perft() -> Batch:
-        sf = _load_pyffish(variant)
+        sf = _load_pyffish(peer)
         start = sf.start_fen(variant)
 
         def count(moves: list[str], depth: int) -> int:
             legal = sf.legal_moves(variant, start, moves)
             if not legal:
-                return 0  # a game over before the last level adds nothing, as cli.perft
+                return 0  # a game over before the last level adds nothing, as core.perft
             if depth == 1:
                 return len(legal)
             return sum(count(moves + [m], depth - 1) for m in legal)
         return lambda: count([], depth)
 
     def movegen() -> Batch:
-        sf = _load_pyffish(variant)
+        sf = _load_pyffish(peer)
         fens = [s.to_text() for s in random_positions(game, positions, 5)]
 
         def batch() -> int:
@@ -194,7 +187,7 @@ def _pyffish_jobs(name: str, variant: str, game: Game, quick: bool) -> list[Job]
             playouts, peer=True, warmup=False, tally=tally),
         Job(name, "perft", "pyffish", "leaves",
             f"`{variant}` perft depth {depth} by recursion over legal_moves"
-            + (" (a king capture counts as a move)" if name == "minichess" else ""),
+            + (f" ({peer.note})" if peer.note else ""),
             perft, peer=True, warmup=False),
         Job(name, "movegen", "pyffish", "positions",
             f"legal_moves on the FENs of the same {positions} positions", movegen,

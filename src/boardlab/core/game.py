@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, Sequence, TypeVar
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from .benchcases import BenchCases
     from .learning import LearningKit
 
 CHANCE = -1
@@ -133,6 +134,16 @@ class Game:
         it with a compiled kernel that must give exactly the same arrays (tested)."""
         return np.stack([state.encode(player) for state, player in zip(states, players)])
 
+    def bench_cases(self) -> "BenchCases":
+        """What `boardlab bench` measures for this game beyond what it measures for every
+        game, and at which sizes (core/benchcases.py): perft and alpha-beta depths, compiled
+        perft, move generation and batched playouts, and the peers' names for the game. The
+        default: small depths, no kernels, no peer. A game imports its kernels inside this
+        method, so that the rules load without them."""
+        from .benchcases import BenchCases
+
+        return BenchCases()
+
     @property
     def engine_dialects(self) -> "tuple[EngineDialect, ...]":
         """The engine protocols this game can be spoken over (the `engine` agent, `boardlab
@@ -169,12 +180,15 @@ class Renderer(Protocol):
     """What `Game.renderer()` returns, usually a module: a game's picture for
     `boardlab.render`, which draws it (core draws nothing). It may also define `PLAYER_NAMES`
     (the sides' names by seat), `TEXT_KEY` (what the letters of `str(state)` mean) and
-    `move_label(state, action) -> str` (a move that has no cell, as a person reads it)."""
+    `move_label(state, action) -> str` (a move that has no cell, as a person reads it).
 
-    def picture(self, state: "State", viewer: int | None = None) -> Any:
+    `state` is typed Any: a renderer is only handed its own game's states, so a game's
+    render module may take its own State class (a module cannot be a generic Protocol)."""
+
+    def picture(self, state: Any, viewer: int | None = None) -> Any:
         """A `boardlab.render.Picture` of `state` as seat `viewer` may see it (None: all)."""
 
-    def action_cells(self, state: "State", action: int) -> Sequence[int]:
+    def action_cells(self, state: Any, action: int) -> Sequence[int]:
         """The cells of the picture a person clicks to play `action` (none for a pass)."""
 
 
@@ -207,12 +221,14 @@ class State:
         """Play `action` in place; IllegalActionError (naming move and position) if illegal."""
         raise NotImplementedError
 
-    def child(self, action: int) -> "State":
+    def child(self, action: int) -> Self:
+        """A new state: this one after `action` (this one is unchanged)."""
         new = self.clone()
         new.apply(action)
         return new
 
-    def clone(self) -> "State":
+    def clone(self) -> Self:
+        """An independent copy of the same class: applying to it leaves this one as it is."""
         raise NotImplementedError
 
     # --- outcome -----------------------------------------------------------------------------
@@ -294,7 +310,10 @@ class EngineDialect:
         return self.move_from_engine(state, text)
 
 
-def random_opening(state: State, plies: int, seed: int | None) -> State:
+AnyState = TypeVar("AnyState", bound=State)
+
+
+def random_opening(state: AnyState, plies: int, seed: int | None) -> AnyState:
     """`state` after `plies` uniformly random moves drawn from `seed` (a game's
     `opening_plies` setting, so a tournament's games start apart), each chosen among the moves
     that do not end the game; chance nodes on the way are drawn too and do not count."""

@@ -9,8 +9,9 @@ kernel can reuse as arrays.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ..core.benchcases import BenchCases, MoveGeneration, PeerGame, Sizes
 from ..core.game import ParseError
 
 Board = list[int]
@@ -186,3 +187,27 @@ def material_and_position(board: Sequence[int], player: int, values: Sequence[fl
             value += tables[kind][seen]
         score += value if cell > 0 else -value
     return score if player == 0 else -score
+
+
+# --- bench cases ---------------------------------------------------------------------------------
+
+MoveGenerator = Callable[[Board, int], Any]
+"""(board, player) -> that player's moves, in any form the generator likes."""
+
+
+def mailbox_bench_cases(perft: Callable[[Board, int, int], int], python_moves: MoveGenerator,
+                        kernel_moves: MoveGenerator, *, perft_depth: Sizes,
+                        kernel_perft_depth: Sizes, alphabeta_depth: Sizes,
+                        kernel_alphabeta_depth: Sizes,
+                        peers: tuple[PeerGame, ...]) -> BenchCases:
+    """`Game.bench_cases()` of a chess-like game whose states hold `board` and `player`: the
+    compiled `perft(board, player, depth)`, move generation by the Python rules against the
+    kernel's, and the depths and peers the game chooses."""
+    return BenchCases(
+        perft_depth=perft_depth, alphabeta_depth=alphabeta_depth,
+        kernel_alphabeta_depth=kernel_alphabeta_depth,
+        kernel_perft=lambda start, depth: perft(start.board, start.player, depth),
+        kernel_perft_depth=kernel_perft_depth,
+        movegen=MoveGeneration(arguments=lambda state: (state.board, state.player),
+                               python=python_moves, kernel=kernel_moves),
+        peers=peers)

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from boardlab.games.minichess import MiniChessGame
-from boardlab.games.minichess.fairy_stockfish import FAIRY_STOCKFISH_CONFIG
+from boardlab.games.minichess.engines import FAIRY_STOCKFISH_CONFIG
 
 sf = pytest.importorskip("pyffish")
 

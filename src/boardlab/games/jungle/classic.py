@@ -164,8 +164,7 @@ class JungleClassicGame(Game):
     def renderer(self) -> Renderer:
         from . import render_classic  # the picture: loaded when something draws
 
-        # its functions take a JungleClassicState, not any State (issue 20: Renderer protocol)
-        return render_classic  # type: ignore[return-value]
+        return render_classic
 
     def learning_kit(self):
         from .classic_rewards import learning_kit

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.benchcases import BenchCases
 from ...core.game import (
     CHANCE,
     TERMINAL,
@@ -110,8 +111,7 @@ class JungleDarkGame(Game):
     def renderer(self) -> Renderer:
         from . import render  # the picture: loaded when something draws
 
-        # render's functions take a JungleDarkState, not any State (issue 20: Renderer protocol)
-        return render  # type: ignore[return-value]
+        return render
 
     def encode_batch(self, states, players) -> np.ndarray:
         from .encode import network_inputs
@@ -139,6 +139,10 @@ class JungleDarkGame(Game):
         from .heuristics import EVALUATORS
 
         return EVALUATORS
+
+    def bench_cases(self) -> BenchCases:
+        """Alpha-beta one ply deeper than the default: Jungle's nodes are cheap."""
+        return BenchCases(alphabeta_depth=(2, 3))
 
     def compiled_minimax(self, evaluator: str):
         """The numba search (kernels.py) for the minimax evaluators; None for the others."""

@@ -8,14 +8,16 @@ game is adjudicated by material (P2 R6 N7 B8 Q20 K100): more wins, equal draws. 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
+from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
                           State, check_action, random_opening)
 from ...render import Drawable
-from ..chesslike import (Board, board_field, count_pieces, parse_board_field,
-                         parse_side_to_move, text_board)
+from ..chesslike import (Board, board_field, count_pieces, mailbox_bench_cases,
+                         parse_board_field, parse_side_to_move, text_board)
 from . import rules
 from .rules import COLS, KING, LAST_ROW, LETTER_OF, PAWN, PIECE_NAMES, ROWS, SQUARES
 
@@ -96,7 +98,7 @@ class MiniChessGame(Game):
 
     @property
     def engine_dialects(self):
-        from .fairy_stockfish import DIALECTS
+        from .engines import DIALECTS
 
         return DIALECTS
 
@@ -118,11 +120,26 @@ class MiniChessGame(Game):
 
         return compiled_search(self, evaluator, quiescence=True)
 
-    def random_playout_kernel(self, state: "MiniChessState", seed: int) -> list[float]:
+    def random_playout_kernel(self, state: State, seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call."""
         from .kernels import random_playout
 
-        return state.returns() if state.winner is not None else random_playout(state, seed)[0]
+        own = cast(MiniChessState, state)  # the hook is only called with this game's states
+        return own.returns() if own.winner is not None else random_playout(own, seed)[0]
+
+    def bench_cases(self) -> BenchCases:
+        """Compiled perft, move generation (python rules against the kernel) and deeper
+        compiled searches; the peers' names for the game."""
+        from . import kernels  # compiled only when benchmarked
+        from .engines import FAIRY_STOCKFISH_CONFIG, FAIRY_STOCKFISH_VARIANT
+
+        return mailbox_bench_cases(
+            kernels.perft, rules.moves, kernels.moves, perft_depth=(4, 5),
+            kernel_perft_depth=(5, 6), alphabeta_depth=(3, 4),
+            kernel_alphabeta_depth=(6, 8),
+            peers=(PeerGame("pyffish", FAIRY_STOCKFISH_VARIANT, perft_depth=(2, 3),
+                            config=FAIRY_STOCKFISH_CONFIG,
+                            note="a king capture counts as a move"),))
 
     def encode_batch(self, states, players) -> np.ndarray:
         """The network planes of a batch of positions in one numba call."""

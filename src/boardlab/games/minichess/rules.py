@@ -33,7 +33,7 @@ LEAPER_STEPS = {KNIGHT_: KNIGHT_STEPS, KING: KING_STEPS}
 
 def _pawn_table(player: int) -> list[tuple[int, tuple[int, ...]]]:
     """table[sq] = (step target or -1, diagonal capture targets) for `player`'s pawn."""
-    table = []
+    table: list[tuple[int, tuple[int, ...]]] = []
     for square in range(SQUARES):
         row, col = divmod(square, COLS)
         r = row + FORWARD[player]

@@ -15,6 +15,7 @@ from typing import cast
 
 import numpy as np
 
+from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, EngineDialect, Game, GameFacts, IllegalActionError,
                           ParseError, Renderer, State, random_opening)
 from ...render import Drawable
@@ -49,8 +50,7 @@ class ReversiGame(Game):
     def renderer(self) -> Renderer:
         from . import render  # the picture: loaded when something draws
 
-        # render's functions take a ReversiState, not any State (issue 20: Renderer protocol)
-        return render  # type: ignore[return-value]
+        return render
 
     def learning_kit(self):
         from .rewards import learning_kit
@@ -59,10 +59,25 @@ class ReversiGame(Game):
 
     def initial_state(self, seed: int | None = None) -> "ReversiState":
         start = ReversiState(self, START_BLACK, START_WHITE, BLACK)
-        return random_opening(start, self.settings.opening_plies, seed)  # type: ignore[return-value]
+        return random_opening(start, self.settings.opening_plies, seed)
 
     def state_from_text(self, text: str) -> "ReversiState":
         return parse_position(self, text)
+
+    def bench_cases(self) -> BenchCases:
+        """Perft and playouts by the kernels (also 5000 games a call); OpenSpiel's `othello`
+        (with its MCTSBot) and Pgx's as peers."""
+        from . import kernels  # compiled only when benchmarked
+
+        return BenchCases(
+            perft_depth=(5, 6), alphabeta_depth=(2, 4),
+            kernel_perft=lambda start, depth: kernels.perft(
+                start.black, start.white, start.player, depth),
+            kernel_perft_depth=(7, 9),
+            batch_playouts=lambda start, seed, games: kernels.random_playouts(
+                start.black, start.white, start.player, seed, games),
+            peers=(PeerGame("openspiel", "othello", perft_depth=(5, 6), mcts=True),
+                   PeerGame("pgx", "othello")))
 
     @property
     def engine_dialects(self) -> tuple[EngineDialect, ...]:

@@ -107,8 +107,7 @@ class SequenceGame(Game):
     def renderer(self) -> Renderer:
         from . import render  # the picture: loaded when something draws
 
-        # render's functions take a SequenceState, not any State (issue 20: Renderer protocol)
-        return render  # type: ignore[return-value]
+        return render
 
     def initial_state(self, seed: int | None = None) -> "SequenceState":
         deck = list(FULL_DECK)

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
+from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
                           State, check_action, random_opening)
 from ...render import Drawable
-from ..chesslike import Board, board_field, parse_board_field, parse_side_to_move, text_board
+from ..chesslike import (Board, board_field, mailbox_bench_cases, parse_board_field,
+                         parse_side_to_move, text_board)
 from . import rules
 from .actions import (ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, FILES, NUM_ACTIONS, MOVE_NAMES,
                       parse_move, square_name)
@@ -88,11 +91,24 @@ class XiangqiGame(Game):
 
         return compiled_search(self, evaluator, quiescence=True)
 
-    def random_playout_kernel(self, state: "XiangqiState", seed: int) -> list[float]:
+    def random_playout_kernel(self, state: State, seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call."""
         from .kernels import random_playout
 
-        return state.returns() if state.winner is not None else random_playout(state, seed)[0]
+        own = cast(XiangqiState, state)  # the hook is only called with this game's states
+        return own.returns() if own.winner is not None else random_playout(own, seed)[0]
+
+    def bench_cases(self) -> BenchCases:
+        """Compiled perft, move generation (python rules against the kernel) and deeper
+        compiled searches; the peers' names for the game."""
+        from . import kernels  # compiled only when benchmarked
+
+        return mailbox_bench_cases(
+            kernels.perft, rules.legal_moves, kernels.legal_moves, perft_depth=(2, 3),
+            kernel_perft_depth=(3, 4), alphabeta_depth=(2, 3),
+            kernel_alphabeta_depth=(4, 5),
+            peers=(PeerGame("openspiel", "xiangqi", perft_depth=(2, 3)),
+                   PeerGame("pyffish", "xiangqi", perft_depth=(1, 2))))
 
     def encode_batch(self, states, players) -> np.ndarray:
         """The network planes of a batch of positions in one numba call."""
