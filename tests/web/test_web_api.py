@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from web_helpers import short_spec
 
+import boardlab
 from boardlab.core.registry import game_names
 
 
@@ -38,6 +41,18 @@ def test_agents_lists_parameters(client):
     agents = {a["name"]: a for a in client.get("/api/agents").json()}
     assert {"random", "greedy", "minimax", "human"} <= set(agents)
     assert "depth" in {p["name"] for p in agents["minimax"]["params"]}
+
+
+def test_agents_say_for_which_games_weights_are_shipped(client):
+    agents = {a["name"]: a for a in client.get("/api/agents").json()}
+    assert agents["random"]["weights"] is None and agents["minimax"]["weights"] is None
+    models = Path(boardlab.__file__).parent / "models"
+    for name, suffix in [("dqn", ".pt"), ("qlearning", ".npz"), ("alphazero", ".pt")]:
+        weights = agents[name]["weights"]
+        assert set(weights) == set(game_names())
+        for game, shipped in weights.items():
+            assert shipped == (models / f"{game}-{name}{suffix}").is_file(), (name, game)
+    assert agents["dqn"]["weights"]["reversi"] and not agents["dqn"]["weights"]["sequence"]
 
 
 # --- playing ---------------------------------------------------------------------------------

@@ -118,6 +118,17 @@ def test_selecting_a_piece_marks_its_targets(page, live_server):
     assert page.inner_text("#history-list li:first-child").startswith("white: b2b3")
 
 
+def test_the_seat_list_marks_learned_agents_without_weights_for_the_game(page, live_server):
+    page.goto(f"{live_server}/?delay=0")
+    page.select_option("#game", "sequence")  # BoardLab ships no Sequence network
+    option = page.locator('#seat-1 option[value="dqn"]')
+    assert option.inner_text() == "dqn (no weights for sequence)"
+    assert "weights=FILE" in option.get_attribute("title")
+    page.select_option("#game", "reversi")  # it ships a Reversi DQN
+    assert page.locator('#seat-1 option[value="dqn"]').inner_text() == "dqn"
+    assert page.locator('#seat-1 option[value="minimax"]').inner_text() == "minimax"
+
+
 def test_undo_resign_and_new_game_buttons(page, live_server):
     start_game(page, live_server, "reversi")
     before = page.get_attribute("#board", "data-ply")

@@ -318,6 +318,7 @@ class NetworkEvaluator:
 class AlphaZeroAgent(Agent):
     name = "alphazero"
     Settings = AlphaZeroSettings
+    weights_kind = "alphazero"
 
     def __init__(self, game: Game, settings: AlphaZeroSettings | None = None,
                  **params: Any) -> None:
@@ -339,7 +340,8 @@ class AlphaZeroAgent(Agent):
             self.network = self.build()
         else:
             path = (Path(weights) if weights
-                    else shipped_weights(game.name, "alphazero", ".pt", "alphazero"))
+                    else shipped_weights(game.name, self.weights_kind, self.weights_suffix,
+                                         "alphazero"))
             self.network = self.load(path)
         self.network.eval()
         self.evaluate = NetworkEvaluator(self.network, torch)

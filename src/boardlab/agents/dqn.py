@@ -175,8 +175,7 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
 class DQNAgent(Agent):
     name = "dqn"
     Settings = DQNSettings
-    model_kind = "dqn"
-    """Default weights: models/<game>-<model_kind>.pt."""
+    weights_kind = "dqn"
     train_args = "dqn"
     """What follows `boardlab train GAME` to train such weights (named when they are missing)."""
 
@@ -199,7 +198,7 @@ class DQNAgent(Agent):
             self.network = self._build()
         else:
             path = Path(weights) if weights else shipped_weights(
-                game.name, self.model_kind, ".pt", self.train_args,
+                game.name, self.weights_kind, self.weights_suffix, self.train_args,
                 cannot_train=None if game.learning_kit() else
                 f"{game.name} declares no learning kit (Game.learning_kit)")
             self.network = self.load(path)
@@ -361,7 +360,7 @@ class DuelingDQNAgent(DQNAgent):
 
     name = "dueling-dqn"
     Settings = DuelingDQNSettings
-    model_kind = "dueling-dqn"
+    weights_kind = "dueling-dqn"
     train_args = "dqn --params dueling=true"
 
 
@@ -371,7 +370,7 @@ class MiniMaxDuelingDQNAgent(DQNAgent):
 
     name = "minimax-dueling-dqn"
     Settings = MiniMaxDuelingDQNSettings
-    model_kind = "minimax-dueling-dqn"
+    weights_kind = "minimax-dueling-dqn"
     train_args = "dqn --params dueling=true,reward=minimax,lookahead=1"
 
 

@@ -172,6 +172,8 @@ class QTable:
 class QLearningAgent(Agent):
     name = "qlearning"
     Settings = QLearningSettings
+    weights_kind = "qlearning"
+    weights_suffix = ".npz"
 
     def __init__(self, game: Game, settings: QLearningSettings | None = None, **params: Any
                  ) -> None:
@@ -187,7 +189,8 @@ class QLearningAgent(Agent):
             self.table = QTable()
         else:
             path = (Path(weights) if weights
-                    else shipped_weights(game.name, "qlearning", ".npz", "qlearning"))
+                    else shipped_weights(game.name, self.weights_kind, self.weights_suffix,
+                                         "qlearning"))
             self.table = QTable.load(path, game.name)
 
     @classmethod

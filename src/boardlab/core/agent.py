@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .game import BoardLabError, Game, State
+from .weights import ships_weights
 
 
 @dataclass
@@ -47,6 +48,10 @@ class Agent:
 
     name: ClassVar[str] = ""
     Settings: ClassVar[type] = NoSettings
+    weights_kind: ClassVar[str] = ""
+    """The kind of shipped weights the agent plays when its `weights` setting is empty
+    (models/<game>-<weights_kind><weights_suffix>, core/weights.py); empty: it needs none."""
+    weights_suffix: ClassVar[str] = ".pt"
 
     def __init__(self, game: Game, settings: Any = None, **params: Any) -> None:
         reason = self.cannot_play(game)
@@ -64,6 +69,14 @@ class Agent:
     def cannot_play(cls, game: Game) -> str | None:
         """None if this agent can play `game`, else a sentence saying why not."""
         return None
+
+    @classmethod
+    def ships_weights_for(cls, game_name: str) -> bool | None:
+        """Whether BoardLab ships this agent's default weights for the game (the web page
+        marks agents without them); None: the agent needs no weights."""
+        if not cls.weights_kind:
+            return None
+        return ships_weights(game_name, cls.weights_kind, cls.weights_suffix)
 
     def start_game(self, player: int, seed: int) -> None:
         """Called before each game with the seat and a seed for the agent's own randomness."""

@@ -29,6 +29,11 @@ def shipped_file(name: str) -> Traversable:
     return resources.files("boardlab") / MODELS / name
 
 
+def ships_weights(game: str, kind: str, suffix: str) -> bool:
+    """Whether `<game>-<kind><suffix>` is shipped with this install."""
+    return shipped_file(f"{game}-{kind}{suffix}").is_file()
+
+
 def shipped_weights(game: str, kind: str, suffix: str, train: str,
                     cannot_train: str | None = None) -> Path:
     """The path of `<game>-<kind><suffix>` shipped with BoardLab.

@@ -124,7 +124,12 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
                 out.append({"name": name, "loads": False,
                             "error": f"{type(error).__name__}: {error}"})
                 continue
-            out.append({"name": name, "loads": True, "params": _params(cls.Settings)})
+            # Which games BoardLab ships this agent's default weights for (None: needs none),
+            # so the page can mark a choice that would stop with "no weights".
+            weights = ({game: cls.ships_weights_for(game) for game in game_names()}
+                       if cls.weights_kind else None)
+            out.append({"name": name, "loads": True, "params": _params(cls.Settings),
+                        "weights": weights})
         return out
 
     # --- games in play -----------------------------------------------------------------------

@@ -60,7 +60,15 @@ function buildSeats() {
     const kind = el("select", { id: `seat-${seat}` });
     kind.append(el("option", { value: "human", text: "human" }));
     for (const agent of agents) {
-      if (agent.loads && agent.name !== "human") kind.append(el("option", { value: agent.name, text: agent.name }));
+      if (!agent.loads || agent.name === "human") continue;
+      // A learned agent without shipped weights for this game would stop at its first move:
+      // say so in the list (it still plays with weights=FILE or weights=none).
+      const missing = game && agent.weights && agent.weights[game.name] === false;
+      kind.append(el("option", {
+        value: agent.name,
+        text: missing ? `${agent.name} (no weights for ${game.name})` : agent.name,
+        title: missing ? `BoardLab ships no ${agent.name} weights for ${game.name}: give weights=FILE, or train them (boardlab train)` : "",
+      }));
     }
     kind.value = before[seat] ? before[seat].split(":")[0] : seat === 0 ? "human" : "random";
     const details = el("details", { id: `seat-${seat}-details` }, el("summary", { text: "parameters" }));
