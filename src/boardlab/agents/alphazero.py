@@ -363,7 +363,7 @@ class AlphaZeroAgent(Agent):
     # --- files ---------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
         """Write the weights and the architecture (atomically); returns the bytes written."""
-        from .dqn import save_payload
+        from ..core.weights import save_payload
 
         payload = {"format": FORMAT, "version": VERSION, "game": self.game.name,
                    "shape": list(self.shape), "actions": self.game.num_actions,
@@ -372,7 +372,7 @@ class AlphaZeroAgent(Agent):
         return save_payload(path, payload)
 
     def load(self, path: Path):
-        from .dqn import load_payload
+        from ..core.weights import load_payload
 
         if not path.is_file():  # the command that writes exactly this file
             raise BoardLabError(f"AlphaZero weights {path} do not exist; train them with "

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
-from ..core.weights import shipped_weights
+from ..core.weights import load_payload, save_payload, shipped_weights
 from .evaluation import outcomes_after
 
 FORMAT = "boardlab-dqn"
@@ -372,41 +372,3 @@ class MiniMaxDuelingDQNAgent(DQNAgent):
     Settings = MiniMaxDuelingDQNSettings
     weights_kind = "minimax-dueling-dqn"
     train_args = "dqn --params dueling=true,reward=minimax,lookahead=1"
-
-
-def save_payload(path: str | os.PathLike[str], payload: dict) -> int:
-    """torch.save to a temporary file renamed over `path`, so a crash never leaves half a
-    weights file; returns the bytes written."""
-    import torch
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(payload, tmp)
-    os.replace(tmp, path)
-    return path.stat().st_size
-
-
-def load_payload(path: str | os.PathLike[str], fmt: str, game: str, what: str) -> dict:
-    """torch.load(weights_only=True) with one-line BoardLabErrors naming the file."""
-    import pickle
-    import zipfile
-
-    import torch
-
-    path = Path(path)
-    if not path.is_file():
-        raise BoardLabError(f"{what} {path} does not exist (train them with "
-                            f"`boardlab train {game} ... --out {path}`)")
-    try:
-        payload = torch.load(path, map_location="cpu", weights_only=True)
-    except (RuntimeError, EOFError, OSError, ValueError, pickle.UnpicklingError,
-            zipfile.BadZipFile, AttributeError, KeyError, IndexError) as error:
-        first = (str(error).splitlines() or [""])[0][:160]
-        raise BoardLabError(f"{what} {path} cannot be read (truncated, or not a weights file "
-                            f"saved by BoardLab): {type(error).__name__}: {first}") from None
-    if not isinstance(payload, dict) or payload.get("format") != fmt:
-        raise BoardLabError(f"{path} is not a BoardLab {what} file (format {fmt!r} expected)")
-    if payload.get("game") != game:
-        raise BoardLabError(f"{what} {path} were trained for {payload.get('game')}, not {game}")
-    return payload

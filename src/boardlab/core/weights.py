@@ -3,12 +3,15 @@
 A shipped file is named `<game>-<kind><suffix>` (`jungle-dqn.pt`, `jungle-qlearning.npz`,
 `reversi-minimax-dueling-dqn.pt`), beside its training record (`.metrics.csv`, `.curve.png`).
 Agents load it when their `weights` setting is empty, so a plain `pip install boardlab` plays
-`dqn`, `qlearning` and `alphazero` from any folder.
+`dqn`, `qlearning` and `alphazero` from any folder. Below them, the one way BoardLab writes
+and reads a weights or checkpoint file (`save_payload`, `load_payload`), for agents and
+trainers alike.
 """
 
 from __future__ import annotations
 
 import atexit
+import os
 from contextlib import ExitStack
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -54,3 +57,43 @@ def shipped_weights(game: str, kind: str, suffix: str, train: str,
     if isinstance(resource, Path):  # an ordinary install: the file itself
         return resource
     return Path(_extracted.enter_context(resources.as_file(resource)))
+
+
+# --- weights files BoardLab writes -----------------------------------------------------------
+
+def save_payload(path: str | os.PathLike[str], payload: dict) -> int:
+    """torch.save to a temporary file renamed over `path`, so a crash never leaves half a
+    weights file; returns the bytes written."""
+    import torch
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(payload, tmp)
+    os.replace(tmp, path)
+    return path.stat().st_size
+
+
+def load_payload(path: str | os.PathLike[str], fmt: str, game: str, what: str) -> dict:
+    """torch.load(weights_only=True) with one-line BoardLabErrors naming the file."""
+    import pickle
+    import zipfile
+
+    import torch
+
+    path = Path(path)
+    if not path.is_file():
+        raise BoardLabError(f"{what} {path} does not exist (train them with "
+                            f"`boardlab train {game} ... --out {path}`)")
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except (RuntimeError, EOFError, OSError, ValueError, pickle.UnpicklingError,
+            zipfile.BadZipFile, AttributeError, KeyError, IndexError) as error:
+        first = (str(error).splitlines() or [""])[0][:160]
+        raise BoardLabError(f"{what} {path} cannot be read (truncated, or not a weights file "
+                            f"saved by BoardLab): {type(error).__name__}: {first}") from None
+    if not isinstance(payload, dict) or payload.get("format") != fmt:
+        raise BoardLabError(f"{path} is not a BoardLab {what} file (format {fmt!r} expected)")
+    if payload.get("game") != game:
+        raise BoardLabError(f"{what} {path} were trained for {payload.get('game')}, not {game}")
+    return payload

@@ -640,7 +640,7 @@ class AlphaZeroTrainer(Trainer):
                                          / max(sum(r.network_calls for r in rows), 1), 2)}
 
     def save_checkpoint(self, path: Path, meta: dict[str, Any]) -> None:
-        from ..agents.dqn import save_payload
+        from ..core.weights import save_payload
 
         save_payload(path, {
             "format": "boardlab-alphazero-checkpoint", "game": self.game.name,
@@ -652,7 +652,7 @@ class AlphaZeroTrainer(Trainer):
             "torch_rng": self.torch.get_rng_state()})
 
     def load_checkpoint(self, path: Path) -> dict[str, Any]:
-        from ..agents.dqn import load_payload
+        from ..core.weights import load_payload
 
         payload = load_payload(path, "boardlab-alphazero-checkpoint", self.game.name,
                                "AlphaZero checkpoint")

@@ -27,11 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from ..agents.dqn import DQNAgent, load_payload
+from ..agents.dqn import DQNAgent
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
 from ..core.match import derive_seed
 from ..core.registry import make_agent
+from ..core.weights import load_payload
 from .episodes import DEFAULT_OPPONENTS, OpponentMix
 from ..core.learning import RewardFunction, kit_for, terminal_only
 from .protocol import Trainer
