@@ -1,4 +1,4 @@
-"""Machinery shared by the chess-like games (Xiangqi, MiniChess), written once.
+"""Machinery shared by the chess-like games (Xiangqi, MiniChess; Jungle writes FEN ranks), once.
 
 Boards are mailboxes: a flat list of ints, square = row * cols + col with row 0 on top (the
 first rank a FEN names). A cell holds 0 when empty, +k for player 0's piece of type k and -k for
@@ -10,6 +10,8 @@ kernel can reuse as arrays.
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
 
 from ..core.benchcases import BenchCases, MoveGeneration, PeerGame, Sizes
 from ..core.game import ParseError
@@ -25,24 +27,49 @@ def on_board(row: int, col: int, rows: int, cols: int) -> bool:
     return 0 <= row < rows and 0 <= col < cols
 
 
+def ray(square: int, direction: tuple[int, int], rows: int, cols: int) -> tuple[int, ...]:
+    """The squares a slider on `square` passes going in `direction` (row step, column step),
+    nearest first, up to the edge of the board."""
+    row, col = divmod(square, cols)
+    dr, dc = direction
+    squares = []
+    r, c = row + dr, col + dc
+    while on_board(r, c, rows, cols):
+        squares.append(r * cols + c)
+        r, c = r + dr, c + dc
+    return tuple(squares)
+
+
 def ray_table(rows: int, cols: int,
               directions: Iterable[tuple[int, int]]) -> list[list[tuple[int, ...]]]:
     """table[square] = one tuple per direction of the squares a slider passes, nearest first
     (directions that leave the board at once give no tuple)."""
     directions = tuple(directions)
-    table = []
+    return [[r for r in (ray(square, d, rows, cols) for d in directions) if r]
+            for square in range(rows * cols)]
+
+
+def padded(rows: Sequence[Sequence[Any]], width: int,
+           item_shape: tuple[int, ...] = ()) -> np.ndarray:
+    """A table of lists as an int16 array for numba kernels: table[i, j] = rows[i][j], and -1
+    where rows[i] is shorter than `width` (a kernel stops at the first -1)."""
+    table = np.full((len(rows), width, *item_shape), -1, dtype=np.int16)
+    for i, items in enumerate(rows):
+        for j, item in enumerate(items):
+            table[i, j] = item
+    return table
+
+
+def padded_ray_table(rows: int, cols: int, directions: Sequence[tuple[int, int]]) -> np.ndarray:
+    """`ray_table` for numba kernels: table[square, d] is the ray in directions[d] (kept in
+    its slot even when empty, so a kernel knows each ray's direction), -1 padded to the
+    longest ray a board of this size has."""
+    length = max(rows, cols) - 1
+    table = np.full((rows * cols, len(directions), length), -1, dtype=np.int16)
     for square in range(rows * cols):
-        row, col = divmod(square, cols)
-        rays = []
-        for dr, dc in directions:
-            ray = []
-            r, c = row + dr, col + dc
-            while on_board(r, c, rows, cols):
-                ray.append(r * cols + c)
-                r, c = r + dr, c + dc
-            if ray:
-                rays.append(tuple(ray))
-        table.append(rays)
+        for d, direction in enumerate(directions):
+            squares = ray(square, direction, rows, cols)
+            table[square, d, :len(squares)] = squares
     return table
 
 
@@ -114,23 +141,31 @@ def parse_board_field(field: str, rows: int, cols: int, letters: Mapping[str, in
     return board
 
 
+def fen_rank(letters: Iterable[str]) -> str:
+    """One rank of a FEN board field from its cells' letters, '' for an empty cell: a run of
+    empty cells is written as its length (`r`, `n`, '', '', `k` -> `rn2k`)."""
+    text, empty = "", 0
+    for letter in letters:
+        if not letter:
+            empty += 1
+            continue
+        if empty:
+            text += str(empty)
+            empty = 0
+        text += letter
+    return text + (str(empty) if empty else "")
+
+
 def board_field(board: Sequence[int], rows: int, cols: int, letter_of: Mapping[int, str]) -> str:
     """Inverse of `parse_board_field`; `letter_of` maps piece types to upper-case letters."""
-    ranks = []
-    for row in range(rows):
-        text, empty = "", 0
-        for col in range(cols):
-            cell = board[row * cols + col]
-            if cell == 0:
-                empty += 1
-                continue
-            if empty:
-                text += str(empty)
-                empty = 0
-            letter = letter_of[abs(cell)]
-            text += letter if cell > 0 else letter.lower()
-        ranks.append(text + (str(empty) if empty else ""))
-    return "/".join(ranks)
+    def letter(cell: int) -> str:
+        if cell == 0:
+            return ""
+        upper = letter_of[abs(cell)]
+        return upper if cell > 0 else upper.lower()
+
+    return "/".join(fen_rank(letter(board[row * cols + col]) for col in range(cols))
+                    for row in range(rows))
 
 
 def parse_side_to_move(field: str | None, where: str, first: Sequence[str] = ("w", "r")) -> int:

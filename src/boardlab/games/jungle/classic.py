@@ -26,6 +26,7 @@ from ...core.game import (
     check_action,
 )
 from ...render import Drawable
+from ..chesslike import fen_rank
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -408,19 +409,9 @@ class JungleClassicState(Drawable, State):
 
     def to_text(self) -> str:
         """`<ranks 9..1> <side to move> <plies without capture>` (CLASSIC.md)."""
-        ranks = []
-        for r in range(ROWS - 1, -1, -1):
-            text, empty = "", 0
-            for c in range(COLS):
-                cell = self.board[r * COLS + c]
-                if cell == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    text += str(empty)
-                    empty = 0
-                text += _letter(cell)
-            ranks.append(text + (str(empty) if empty else ""))
+        board = self.board
+        ranks = [fen_rank(_letter(board[r * COLS + c]) if board[r * COLS + c] else ""
+                          for c in range(COLS)) for r in range(ROWS - 1, -1, -1)]
         return f"{'/'.join(ranks)} {self.player} {self.no_capture}"
 
     def __str__(self) -> str:

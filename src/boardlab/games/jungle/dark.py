@@ -26,6 +26,7 @@ from ...core.game import (
     check_action,
 )
 from ...render import Drawable
+from ..chesslike import fen_rank
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -443,19 +444,9 @@ class JungleDarkState(Drawable, State):
         """`<ranks 7..1> <side to move> <plies without capture> <hidden 0> <hidden 1>`."""
         if self.pending is not None:
             raise ParseError("a position waiting for a chance outcome has no text form")
-        ranks = []
-        for r in range(ROWS - 1, -1, -1):
-            text, empty = "", 0
-            for c in range(COLS):
-                cell = self.board[r * COLS + c]
-                if cell == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    text += str(empty)
-                    empty = 0
-                text += _cell_letter(cell)
-            ranks.append(text + (str(empty) if empty else ""))
+        board = self.board
+        ranks = [fen_rank(_cell_letter(board[r * COLS + c]) if board[r * COLS + c] else ""
+                          for c in range(COLS)) for r in range(ROWS - 1, -1, -1)]
         return (f"{'/'.join(ranks)} {self.player} {self.no_capture} "
                 f"{self._pool_text(0)} {self._pool_text(1)}")
 

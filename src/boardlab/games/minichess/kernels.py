@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..chesslike import DIAGONAL, ORTHOGONAL, padded, padded_ray_table
 from . import rules
 from .game import ADJUDICATION_VALUES
 from .rules import BISHOP, KING, KNIGHT_, PAWN, QUEEN, ROOK, SQUARES
@@ -26,21 +27,10 @@ ONGOING, DRAW = -2, -1
 MATERIAL = np.array(ADJUDICATION_VALUES, dtype=np.int64)
 """The ply cap's material count (P2 R6 N7 B8 Q20 K100), by piece type."""
 
-RAYS = np.full((SQUARES, 8, 5), -1, dtype=np.int16)
+RAYS = padded_ray_table(rules.ROWS, rules.COLS, ORTHOGONAL + DIAGONAL)
 """RAYS[sq, d]: directions 0-3 orthogonal, 4-7 diagonal, squares nearest first."""
-for _sq in range(SQUARES):
-    _row, _col = divmod(_sq, rules.COLS)
-    for _d, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1),
-                                     (-1, -1), (-1, 1), (1, -1), (1, 1))):
-        _r, _c, _k = _row + _dr, _col + _dc, 0
-        while 0 <= _r < rules.ROWS and 0 <= _c < rules.COLS:
-            RAYS[_sq, _d, _k] = _r * rules.COLS + _c
-            _r, _c, _k = _r + _dr, _c + _dc, _k + 1
-KNIGHT_STEPS = np.full((SQUARES, 8), -1, dtype=np.int16)
-KING_STEPS = np.full((SQUARES, 8), -1, dtype=np.int16)
-for _sq in range(SQUARES):
-    KNIGHT_STEPS[_sq, :len(rules.KNIGHT_STEPS[_sq])] = rules.KNIGHT_STEPS[_sq]
-    KING_STEPS[_sq, :len(rules.KING_STEPS[_sq])] = rules.KING_STEPS[_sq]
+KNIGHT_STEPS = padded(rules.KNIGHT_STEPS, 8)
+KING_STEPS = padded(rules.KING_STEPS, 8)
 
 
 @njit(cache=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..chesslike import ORTHOGONAL, padded, padded_ray_table
 from . import rules
 from .rules import ADVISOR, CANNON, CHARIOT, ELEPHANT, GENERAL, HORSE, SOLDIER, SQUARES
 
@@ -28,30 +29,14 @@ ONGOING, DRAW = -2, -1
 """Verdicts besides a winner 0 or 1 (`XiangqiState.winner` uses -1 for a draw too)."""
 
 
-def _pad(rows: list, width: int, item_shape: tuple[int, ...] = ()) -> np.ndarray:
-    table = np.full((len(rows), width, *item_shape), -1, dtype=np.int16)
-    for i, items in enumerate(rows):
-        for j, item in enumerate(items):
-            table[i, j] = item
-    return table
-
-
 # rules.py's tables as arrays numba freezes into the compiled code.
-RAYS = np.full((SQUARES, 4, 9), -1, dtype=np.int16)
+RAYS = padded_ray_table(rules.ROWS, rules.COLS, ORTHOGONAL)
 """RAYS[sq, d]: the squares a chariot passes going up, down, left, right, nearest first."""
-for _sq in range(SQUARES):
-    _row, _col = divmod(_sq, rules.COLS)
-    # rules.RAYS drops empty rays, so rebuild per direction to keep the 4 slots aligned.
-    for _d, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-        _r, _c, _k = _row + _dr, _col + _dc, 0
-        while 0 <= _r < rules.ROWS and 0 <= _c < rules.COLS:
-            RAYS[_sq, _d, _k] = _r * rules.COLS + _c
-            _r, _c, _k = _r + _dr, _c + _dc, _k + 1
-HORSE_MOVES = _pad(rules.HORSE_MOVES, 8, (2,))
-HORSE_ATTACKERS = _pad(rules.HORSE_ATTACKERS, 8, (2,))
-ELEPHANT_MOVES = _pad(rules.ELEPHANT_MOVES, 4, (2,))
-STEPS_ORTHOGONAL = _pad(rules.STEPS_ORTHOGONAL, 4)
-STEPS_DIAGONAL = _pad(rules.STEPS_DIAGONAL, 4)
+HORSE_MOVES = padded(rules.HORSE_MOVES, 8, (2,))
+HORSE_ATTACKERS = padded(rules.HORSE_ATTACKERS, 8, (2,))
+ELEPHANT_MOVES = padded(rules.ELEPHANT_MOVES, 4, (2,))
+STEPS_ORTHOGONAL = padded(rules.STEPS_ORTHOGONAL, 4)
+STEPS_DIAGONAL = padded(rules.STEPS_DIAGONAL, 4)
 PALACE = np.zeros((2, SQUARES), dtype=np.bool_)
 OWN_SIDE = np.zeros((2, SQUARES), dtype=np.bool_)
 PALACE_SQUARES = np.zeros((2, 9), dtype=np.int16)
