@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import LAYOUT, NUM_CARDS, ONE_EYED_JACKS, SIZE, SQUARES, TWO_EYED_JACKS
-from .rules import (CHIP, CORNER_CELL, DRAFT_PHASE, EMPTY, SEQ_CHIP, SEQUENCES_TO_WIN,
-                    SequenceState)
+from .game import SequenceState
+from .rules import CHIP, CORNER_CELL, DRAFT_PHASE, EMPTY, SEQ_CHIP, SEQUENCES_TO_WIN
 
 NETWORK_PLANES = 18
 """Planes of 10x10, channels first: see `network_input`."""

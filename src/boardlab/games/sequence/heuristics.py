@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .cards import CARD_SQUARES, HEART, NUM_CARDS, ONE_EYED_JACKS, SIZE, SQUARES, TWO_EYED_JACKS
+from .game import SequenceState
 from .rules import (
     BURN_BASE,
     CHIP,
@@ -32,7 +33,6 @@ from .rules import (
     EMPTY,
     SEQ_CHIP,
     TRADE_BASE,
-    SequenceState,
 )
 
 INFINITE = 1e4

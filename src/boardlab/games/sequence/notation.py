@@ -34,6 +34,7 @@ from .cards import (
     parse_square,
     square_name,
 )
+from .game import SequenceState
 from .rules import (
     BURN_BASE,
     CELL_LETTERS,
@@ -47,11 +48,10 @@ from .rules import (
     PLAY_PHASE,
     SEQ_CHIP,
     TRADE_BASE,
-    SequenceState,
 )
 
 if TYPE_CHECKING:
-    from .rules import SequenceGame
+    from .game import SequenceGame
 
 
 # --- actions ---------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...render.grid import Picture, Piece
 from .cards import CARD_NAMES, CORNERS, LAYOUT, SIZE, SQUARES, square_name
+from .game import SequenceState
 from .rules import (
     BURN_BASE,
     CHIP,
@@ -18,7 +19,6 @@ from .rules import (
     NUM_CARDS,
     SEQ_CHIP,
     TRADE_BASE,
-    SequenceState,
 )
 
 TEAM_COLOURS = ("#c0392b", "#2c5aa0")
