@@ -18,18 +18,13 @@ from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
                           State, check_action, random_opening)
 from ...render import Drawable
-from ..chesslike import (Board, board_field, mailbox_bench_cases, parse_board_field,
-                         parse_side_to_move, text_board)
+from ..chesslike import Board, mailbox_bench_cases, text_board
 from . import rules
-from .actions import (ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, FILES, NUM_ACTIONS, MOVE_NAMES,
-                      parse_move, square_name)
-from .rules import (ADVISOR, ADVISOR_SQUARES, COLS, ELEPHANT, ELEPHANT_SQUARES, GENERAL,
-                    LETTER_OF, OWN_SIDE, PALACE, PIECE_NAMES, ROWS, SOLDIER)
+from .actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, MOVE_NAMES, NUM_ACTIONS
+from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
+                       square_name)
+from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS
 
-START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
-LETTERS = {letter: kind for kind, letter in LETTER_OF.items()}
-LETTERS.update({"E": ELEPHANT, "H": rules.HORSE})  # the other common FEN letters, read only
-SIDE_NAMES = ("red", "black")
 
 
 @dataclass(frozen=True)
@@ -269,9 +264,7 @@ class XiangqiState(Drawable, State):
 
     def to_text(self) -> str:
         """Standard xiangqi FEN: board, side (`w` red, `b` black), `- -`, 0, move number."""
-        field = board_field(self.board, ROWS, COLS, LETTER_OF)
-        side = "w" if self.player == 0 else "b"
-        return f"{field} {side} - - 0 {self.plies // 2 + 1}"
+        return fen_text(self.board, self.player, self.plies)
 
     def __str__(self) -> str:
         lines = text_board(self.board, ROWS, COLS, LETTER_OF,
@@ -294,52 +287,14 @@ class XiangqiState(Drawable, State):
 
 
 def parse_fen(game: XiangqiGame, text: str) -> XiangqiState:
-    """Standard xiangqi FEN; the fields after the side to move are optional, and the last one
-    (the move number) sets the ply count the ply cap reads."""
-    where = f"xiangqi FEN {text!r}"
-    parts = text.split()
-    if not parts:
-        raise ParseError(f"{where}: empty text")
-    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, where)
-    player = parse_side_to_move(parts[1] if len(parts) > 1 else None, where)
-    _check_placement(board, where)
-    plies = 0
-    if len(parts) >= 6:
-        if not (parts[5].isascii() and parts[5].isdigit()) or int(parts[5]) < 1:
-            raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
-        plies = 2 * (int(parts[5]) - 1) + player
+    """The state of a standard xiangqi FEN (`notation.parse_fen_fields`): checked that the
+    side not to move is not in check, and over at once without a legal move."""
+    board, player, plies = parse_fen_fields(text)
     state = XiangqiState(game, board, player, plies)
     if rules.in_check(board, 1 - player):
-        raise ParseError(f"{where}: {SIDE_NAMES[1 - player]}, not to move, is in check (or the "
-                         "generals face each other)")
+        raise ParseError(f"xiangqi FEN {text!r}: {SIDE_NAMES[1 - player]}, not to move, is in "
+                         "check (or the generals face each other)")
     if not state.legal_actions():
         state.winner = 1 - player
         state.end_reason = "checkmate" if state.in_check() else "stalemate (a loss in xiangqi)"
     return state
-
-
-def _check_placement(board: Board, where: str) -> None:
-    """Reject positions no game reaches in a way that breaks the rules engine: the count of
-    generals, and pieces outside the squares their moves confine them to."""
-    for player in (0, 1):
-        sign = 1 if player == 0 else -1
-        side = SIDE_NAMES[player]
-        generals = [s for s in range(len(board)) if board[s] == sign * GENERAL]
-        if len(generals) != 1:
-            raise ParseError(f"{where}: {side} has {len(generals)} generals, expected one")
-        if generals[0] not in PALACE[player]:
-            raise ParseError(f"{where}: {side}'s general on {square_name(generals[0])} is "
-                             "outside its palace")
-        for square, cell in enumerate(board):
-            if cell == sign * ADVISOR and square not in ADVISOR_SQUARES[player]:
-                raise ParseError(f"{where}: {side}'s advisor on {square_name(square)} is not on "
-                                 "a palace point it can reach")
-            if cell == sign * ELEPHANT and square not in ELEPHANT_SQUARES[player]:
-                raise ParseError(f"{where}: {side}'s elephant on {square_name(square)} is not "
-                                 "on a point it can reach on its side of the river")
-            if cell == sign * SOLDIER and square in OWN_SIDE[player]:
-                row = square // COLS
-                behind = row > 6 if player == 0 else row < 3
-                if behind:
-                    raise ParseError(f"{where}: {side}'s soldier on {square_name(square)} is "
-                                     "behind its starting rank")

@@ -12,8 +12,9 @@ import shutil
 import subprocess
 
 from ...render.grid import Picture, Piece
-from .actions import ACTION_FROM, ACTION_TO, FILES, square_name
-from .game import SIDE_NAMES, XiangqiState
+from .actions import ACTION_FROM, ACTION_TO
+from .game import XiangqiState
+from .notation import FILES, SIDE_NAMES, square_name
 from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS, SQUARES
 
 CHARACTERS = ({1: "帥", 2: "仕", 3: "相", 4: "傌", 5: "俥", 6: "炮", 7: "兵"},
