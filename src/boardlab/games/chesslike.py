@@ -181,6 +181,32 @@ def parse_side_to_move(field: str | None, where: str, first: Sequence[str] = ("w
                      f"{' nor '.join(repr(f) for f in (*first, 'b'))}")
 
 
+def fen_text(board: Sequence[int], player: int, plies: int, rows: int, cols: int,
+             letter_of: Mapping[int, str]) -> str:
+    """A chess-like FEN: board, side to move (`w`, `b`), `- -` (no castling, no en passant),
+    0, the move number."""
+    side = "w" if player == 0 else "b"
+    return f"{board_field(board, rows, cols, letter_of)} {side} - - 0 {plies // 2 + 1}"
+
+
+def parse_fen_text(text: str, rows: int, cols: int, letters: Mapping[str, int], where: str,
+                   first: Sequence[str] = ("w", "r")) -> tuple[Board, int, int]:
+    """Inverse of `fen_text`: (board, player to move, plies played). The fields after the
+    side to move are optional; the last (the move number) sets the ply count a ply cap
+    reads. `letters` and `first` as `parse_board_field` and `parse_side_to_move` take them."""
+    parts = text.split()
+    if not parts:
+        raise ParseError(f"{where}: empty text")
+    board = parse_board_field(parts[0], rows, cols, letters, where)
+    player = parse_side_to_move(parts[1] if len(parts) > 1 else None, where, first)
+    plies = 0
+    if len(parts) >= 6:
+        if not (parts[5].isascii() and parts[5].isdigit()) or int(parts[5]) < 1:
+            raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
+        plies = 2 * (int(parts[5]) - 1) + player
+    return board, player, plies
+
+
 def count_pieces(board: Sequence[int], kind: int) -> tuple[int, int]:
     """How many pieces of type `kind` each player has."""
     return board.count(kind), board.count(-kind)

@@ -16,50 +16,12 @@ from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
                           State, check_action, random_opening)
 from ...render import Drawable
-from ..chesslike import (Board, board_field, count_pieces, mailbox_bench_cases,
-                         parse_board_field, parse_side_to_move, text_board)
+from ..chesslike import Board, mailbox_bench_cases, text_board
 from . import rules
-from .rules import COLS, KING, LAST_ROW, LETTER_OF, PAWN, PIECE_NAMES, ROWS, SQUARES
-
-START_FEN = "kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1"
-LETTERS = {letter: kind for kind, letter in LETTER_OF.items()}
-FILES = "abcde"
-SIDE_NAMES = ("white", "black")
-NUM_ACTIONS = SQUARES * SQUARES
-"""Action id = from_square * 30 + to_square, square = row * 5 + col (row 0 on top)."""
-ADJUDICATION_VALUES = (0, 2, 6, 7, 8, 20, 100)
-"""The framework's end-of-game material count, indexed by piece type (P R N B Q K)."""
-
-
-def square_name(square: int) -> str:
-    row, col = divmod(square, COLS)
-    return f"{FILES[col]}{ROWS - row}"
-
-
-def _parse_square(text: str, where: str) -> int:
-    if len(text) != 2 or text[0] not in FILES or not "1" <= text[1] <= str(ROWS):
-        raise ParseError(f"{where}: {text!r} is not a square of the 5x6 board (a1..e6)")
-    return (ROWS - int(text[1])) * COLS + FILES.index(text[0])
-
-
-def parse_move(text: str) -> tuple[int, int]:
-    """`a2a3` / `a2-a3` / `a5a6q`, or the framework's `from_row from_col to_row to_col`
-    (0-based, row 0 on top): `4 0 3 0`."""
-    where = repr(text)
-    numbers = text.replace(",", " ").split()
-    if len(numbers) == 4 and all(n.isascii() and n.isdigit() for n in numbers):
-        fr, fc, tr, tc = (int(n) for n in numbers)
-        if not (fr < ROWS and tr < ROWS and fc < COLS and tc < COLS):
-            raise ParseError(f"{where}: rows are 0-{ROWS - 1} and columns 0-{COLS - 1}")
-        return fr * COLS + fc, tr * COLS + tc
-    cleaned = text.strip().lower().replace("-", "").replace(" ", "")
-    if len(cleaned) == 5 and cleaned[4] == "q":
-        cleaned = cleaned[:4]  # promotion is always to a queen; accept the UCI suffix
-    if len(cleaned) != 4:
-        raise ParseError(f"{where} is not a MiniChess move: write `a2a3` or `4 0 3 0` "
-                         "(from_row from_col to_row to_col)")
-    return _parse_square(cleaned[:2], where), _parse_square(cleaned[2:], where)
-
+from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
+                       square_name)
+from .rules import (ADJUDICATION_VALUES, COLS, LAST_ROW, LETTER_OF, NUM_ACTIONS, PAWN,
+                    PIECE_NAMES, ROWS, SQUARES)
 
 @dataclass(frozen=True)
 class MiniChessSettings:
@@ -268,9 +230,7 @@ class MiniChessState(Drawable, State):
 
     def to_text(self) -> str:
         """FEN: board, side, `- -` (no castling, no en passant), 0, move number."""
-        field = board_field(self.board, ROWS, COLS, LETTER_OF)
-        side = "w" if self.player == 0 else "b"
-        return f"{field} {side} - - 0 {self.plies // 2 + 1}"
+        return fen_text(self.board, self.player, self.plies)
 
     def __str__(self) -> str:
         lines = text_board(self.board, ROWS, COLS, LETTER_OF,
@@ -285,39 +245,12 @@ class MiniChessState(Drawable, State):
         return "\n".join(lines)
 
     def encode(self, player: int) -> np.ndarray:
-        """(12, 6, 5) float32: planes 0-5 `player`'s P R N B Q K, 6-11 the opponent's; the
-        board turned 180 degrees for black, so `player`'s pawns always move up the array."""
-        board = np.asarray(self.board, dtype=np.int8).reshape(ROWS, COLS)
-        seen = board if player == 0 else -board[::-1, ::-1]
-        planes = np.zeros((12, ROWS, COLS), dtype=np.float32)
-        for kind in range(1, 7):
-            planes[kind - 1] = seen == kind
-            planes[kind + 5] = seen == -kind
-        return planes
+        from .encode import network_input
+
+        return network_input(self, player)
 
 
 def parse_fen(game: MiniChessGame, text: str) -> MiniChessState:
-    """`kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1`; the fields after the side to move are
-    optional, and the last (the move number) sets the ply count the ply limit reads."""
-    where = f"minichess FEN {text!r}"
-    parts = text.split()
-    if not parts:
-        raise ParseError(f"{where}: empty text")
-    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, where)
-    player = parse_side_to_move(parts[1] if len(parts) > 1 else None, where, first=("w",))
-    for side in (0, 1):
-        kings = count_pieces(board, KING)[side]
-        if kings != 1:
-            raise ParseError(f"{where}: {SIDE_NAMES[side]} has {kings} kings, expected one")
-        pawn = PAWN if side == 0 else -PAWN
-        for col in range(COLS):
-            if board[LAST_ROW[side] * COLS + col] == pawn:
-                raise ParseError(f"{where}: {SIDE_NAMES[side]}'s pawn on "
-                                 f"{square_name(LAST_ROW[side] * COLS + col)} should have "
-                                 "become a queen")
-    plies = 0
-    if len(parts) >= 6:
-        if not (parts[5].isascii() and parts[5].isdigit()) or int(parts[5]) < 1:
-            raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
-        plies = 2 * (int(parts[5]) - 1) + player
-    return MiniChessState(game, board, player, plies)
+    """The state of a FEN such as `kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1`
+    (`notation.parse_fen_fields`)."""
+    return MiniChessState(game, *parse_fen_fields(text))

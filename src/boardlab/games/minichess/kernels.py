@@ -17,8 +17,7 @@ from numba import njit
 
 from ..chesslike import DIAGONAL, ORTHOGONAL, padded, padded_ray_table
 from . import rules
-from .game import ADJUDICATION_VALUES
-from .rules import BISHOP, KING, KNIGHT_, PAWN, QUEEN, ROOK, SQUARES
+from .rules import ADJUDICATION_VALUES, BISHOP, KING, KNIGHT_, PAWN, QUEEN, ROOK, SQUARES
 
 MAX_MOVES = 128
 """Above any MiniChess position's count (a lone queen has at most 15 moves)."""

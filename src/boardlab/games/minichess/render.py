@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...render.grid import Picture, Piece
-from .game import SIDE_NAMES, SQUARES, MiniChessState, square_name
-from .rules import COLS, PIECE_NAMES, ROWS
+from .game import MiniChessState
+from .notation import SIDE_NAMES, square_name
+from .rules import COLS, PIECE_NAMES, ROWS, SQUARES
 
 PLAYER_NAMES = SIDE_NAMES
 

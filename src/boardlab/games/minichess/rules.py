@@ -21,6 +21,10 @@ FORWARD = (-1, 1)
 """FORWARD[player]: the row step of that player's pawns."""
 LAST_ROW = (0, ROWS - 1)
 """LAST_ROW[player]: where that player's pawns become queens."""
+NUM_ACTIONS = SQUARES * SQUARES
+"""Action id = from_square * 30 + to_square, square = row * 5 + col (row 0 on top)."""
+ADJUDICATION_VALUES = (0, 2, 6, 7, 8, 20, 100)
+"""The framework's end-of-game material count, indexed by piece type (P R N B Q K)."""
 
 ROOK_RAYS = ray_table(ROWS, COLS, ORTHOGONAL)
 BISHOP_RAYS = ray_table(ROWS, COLS, DIAGONAL)

@@ -9,7 +9,8 @@ ranks from black's side (rank 9) down, upper case for red, then the side to move
 from __future__ import annotations
 
 from ...core.game import ParseError
-from ..chesslike import Board, board_field, parse_board_field, parse_side_to_move
+from .. import chesslike
+from ..chesslike import Board
 from .rules import (ADVISOR, ADVISOR_SQUARES, COLS, ELEPHANT, ELEPHANT_SQUARES, GENERAL, HORSE,
                     LETTER_OF, OWN_SIDE, PALACE, ROWS, SOLDIER)
 
@@ -47,27 +48,15 @@ SIDE_NAMES = ("red", "black")
 
 def fen_text(board: Board, player: int, plies: int) -> str:
     """Standard xiangqi FEN: board, side (`w` red, `b` black), `- -`, 0, move number."""
-    field = board_field(board, ROWS, COLS, LETTER_OF)
-    side = "w" if player == 0 else "b"
-    return f"{field} {side} - - 0 {plies // 2 + 1}"
+    return chesslike.fen_text(board, player, plies, ROWS, COLS, LETTER_OF)
 
 
 def parse_fen_fields(text: str) -> tuple[Board, int, int]:
-    """(board, player to move, plies) of a standard xiangqi FEN; the fields after the side to
-    move are optional, and the last one (the move number) sets the ply count the ply cap
-    reads. ParseError for a board no game reaches (`_check_placement`)."""
+    """(board, player to move, plies) of a standard xiangqi FEN (`chesslike.parse_fen_text`);
+    ParseError for a board no game reaches (`_check_placement`)."""
     where = f"xiangqi FEN {text!r}"
-    parts = text.split()
-    if not parts:
-        raise ParseError(f"{where}: empty text")
-    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, where)
-    player = parse_side_to_move(parts[1] if len(parts) > 1 else None, where)
+    board, player, plies = chesslike.parse_fen_text(text, ROWS, COLS, LETTERS, where)
     _check_placement(board, where)
-    plies = 0
-    if len(parts) >= 6:
-        if not (parts[5].isascii() and parts[5].isdigit()) or int(parts[5]) < 1:
-            raise ParseError(f"{where}: move number {parts[5]!r} is not a positive integer")
-        plies = 2 * (int(parts[5]) - 1) + player
     return board, player, plies
 
 
