@@ -1,4 +1,4 @@
-"""Classic Jungle learning: the rewards of games/jungle/classic_rewards.py, and both learners
+"""Classic Jungle learning: the rewards of games/jungle/classic/rewards.py, and both learners
 training on jungle-classic through `boardlab train`."""
 
 import argparse
@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from boardlab import Clock, make_agent, make_game  # noqa: E402
-from boardlab.games.jungle.classic_rewards import (  # noqa: E402
+from boardlab.games.jungle.classic.rewards import (  # noqa: E402
     REWARDS,
     action_reward,
     reply_reward,

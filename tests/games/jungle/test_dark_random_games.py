@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from boardlab import CHANCE, make_game
-from boardlab.games.jungle.dark import HIDDEN
+from boardlab.games.jungle.rules import HIDDEN
 from boardlab.games.jungle.encode import network_input, tabular_state
 
 GAMES = 10_000

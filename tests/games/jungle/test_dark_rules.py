@@ -8,7 +8,8 @@ strengths (`-` for none).
 import pytest
 
 from boardlab import CHANCE, IllegalActionError, ParseError, TERMINAL, make_game
-from boardlab.games.jungle.dark import HIDDEN, NUM_ACTIONS, parse_square
+from boardlab.games.jungle.notation import parse_square
+from boardlab.games.jungle.rules import HIDDEN, NUM_ACTIONS
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Classic Jungle evaluation (classic_heuristics.py) and the generic agents that use it."""
+"""Classic Jungle evaluation (games/jungle/classic/heuristics.py) and the generic agents that use it."""
 
 import random
 
@@ -6,7 +6,7 @@ import pytest
 
 from boardlab import make_agent, make_game, play_match
 from boardlab.core.agent import Clock
-from boardlab.games.jungle.classic_heuristics import DEN_ENTRY_BOUND, EVALUATORS, evaluate
+from boardlab.games.jungle.classic.heuristics import DEN_ENTRY_BOUND, EVALUATORS, evaluate
 
 
 @pytest.fixture

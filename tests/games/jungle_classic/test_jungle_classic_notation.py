@@ -1,5 +1,5 @@
 """Classic Jungle notation: action ids, moves as text both ways, positions as text both ways,
-the text board, the network input, and clear errors on malformed input (CLASSIC.md)."""
+the text board, the network input, and clear errors on malformed input (games/jungle/classic/README.md)."""
 
 import random
 
@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from boardlab import IllegalActionError, ParseError, make_game
-from boardlab.games.jungle.classic import NETWORK_PLANES, NUM_ACTIONS, START_TEXT
+from boardlab.games.jungle.classic.encode import NETWORK_PLANES
+from boardlab.games.jungle.classic.notation import START_TEXT
+from boardlab.games.jungle.classic.rules import NUM_ACTIONS
 
 
 @pytest.fixture

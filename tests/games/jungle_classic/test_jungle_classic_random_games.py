@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from boardlab import make_game
-from boardlab.games.jungle.classic import DENS, IS_WATER, SQUARES, _hash
+from boardlab.games.jungle.classic.rules import DENS, IS_WATER, SQUARES, position_hash
 from boardlab.games.jungle.pieces import RAT
 
 
@@ -27,7 +27,7 @@ def check_invariants(state, previous_counts):
     assert board[DENS[0]] <= 0 and board[DENS[1]] >= 0, "a piece in its own den"
     if not state.is_terminal():
         assert board[DENS[0]] == 0 and board[DENS[1]] == 0, "the game goes on after a den entry"
-    assert state.hash == _hash(board, state.player), "the incremental hash drifted"
+    assert state.hash == position_hash(board, state.player), "the incremental hash drifted"
     assert state.no_capture < state.game.settings.no_capture_limit or state.is_terminal()
     return counts
 

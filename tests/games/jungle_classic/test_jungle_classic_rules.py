@@ -1,4 +1,4 @@
-"""Classic Jungle rules, one test per rule, built from text positions (CLASSIC.md).
+"""Classic Jungle rules, one test per rule, built from text positions (games/jungle/classic/README.md).
 
 Position text: ranks 9..1 separated by `/`, upper case player 0 (den d1, moves up the board),
 lower case player 1 (den d9), digits count empty squares, then the side to move and the plies
@@ -9,7 +9,8 @@ Terrain: rivers b4-c6 and e4-f6; player 0's traps c1 e1 d2, player 1's c9 e9 d8.
 import pytest
 
 from boardlab import IllegalActionError, TERMINAL, make_game
-from boardlab.games.jungle.classic import DENS, TRAPS, WATER, parse_square, sq_name
+from boardlab.games.jungle.classic.notation import parse_square, sq_name
+from boardlab.games.jungle.classic.rules import DENS, TRAPS, WATER
 
 
 @pytest.fixture

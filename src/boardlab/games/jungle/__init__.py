@@ -1,5 +1,5 @@
 """Jungle (斗兽棋): the dark 7x8 variant of seed 000."""
 
-from .dark import JungleDarkGame, JungleDarkState
+from .game import JungleDarkGame, JungleDarkState
 
 __all__ = ["JungleDarkGame", "JungleDarkState"]

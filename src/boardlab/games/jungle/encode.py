@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dark import COLS, HIDDEN, ROWS, JungleDarkState
+from .game import JungleDarkState
+from .rules import COLS, HIDDEN, ROWS
 
 NETWORK_PLANES = 6
 """Seed 000's 7x8x6 = 336 input, stored channels first as (6, 7, 8)."""

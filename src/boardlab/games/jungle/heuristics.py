@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .dark import COLS, HIDDEN, NEIGHBOURS, ROWS, SQUARES, JungleDarkState
+from .game import JungleDarkState
+from .rules import COLS, HIDDEN, NEIGHBOURS, ROWS, SQUARES
 from .pieces import can_capture
 
 GREEDY_PIECE_VALUES = {8: 100, 7: 90, 6: 80, 5: 70, 4: 60, 3: 50, 2: 40, 1: 10}

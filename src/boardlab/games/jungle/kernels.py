@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit
 
 from . import heuristics
-from .dark import HIDDEN, NEIGHBOURS, NUM_ACTIONS, NUM_REVEALS, SQUARES, JungleDarkState
+from .game import JungleDarkState
+from .rules import HIDDEN, NEIGHBOURS, NUM_ACTIONS, NUM_REVEALS, SQUARES
 
 WIN_VALUE = 1_000_000.0
 """agents/evaluation.py's WIN_VALUE: a win is worth WIN_VALUE less the plies it took."""

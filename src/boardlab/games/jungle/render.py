@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from ...render.grid import Picture, Piece
 from .animals import ICONS, animal_piece
-from .dark import COLS, HIDDEN, NUM_REVEALS, ROWS, JungleDarkState, decode_move, sq_name
+from .game import JungleDarkState
+from .notation import sq_name
+from .rules import COLS, HIDDEN, NUM_REVEALS, ROWS, decode_move
 from .pieces import ANIMAL_LETTERS, ANIMAL_NAMES
 
 SIDE_COLOURS = ("#c0392b", "#2c5aa0")

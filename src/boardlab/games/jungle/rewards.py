@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from .dark import HIDDEN, NUM_ACTIONS, NUM_REVEALS, JungleDarkState, decode_move
+from .game import JungleDarkState
+from .rules import HIDDEN, NUM_ACTIONS, NUM_REVEALS, decode_move
 from .heuristics import nearest_enemy_terms
 
 PIECE_VALUE = {1: 3.0, 2: 1.0, 3: 1.5, 4: 2.0, 5: 2.5, 6: 3.0, 7: 3.5, 8: 4.0}

@@ -3,21 +3,12 @@ rivers blue, traps brown, dens dark."""
 
 from __future__ import annotations
 
-from ...render.grid import Picture, Piece
-from .animals import ICONS, animal_piece
-from .classic import (
-    COLS,
-    DENS,
-    IS_WATER,
-    JUMP,
-    ROWS,
-    SQUARES,
-    STEP,
-    TRAP_OWNER,
-    JungleClassicState,
-    sq_name,
-)
-from .render import LETTERS_KEY, SIDE_COLOURS, SIDE_NAMES
+from ....render.grid import Picture, Piece
+from ..animals import ICONS, animal_piece
+from ..render import LETTERS_KEY, SIDE_COLOURS, SIDE_NAMES
+from .game import JungleClassicState
+from .notation import sq_name
+from .rules import COLS, DENS, IS_WATER, JUMP, ROWS, SQUARES, STEP, TRAP_OWNER
 
 TEXT_KEY = LETTERS_KEY
 

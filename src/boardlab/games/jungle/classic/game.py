@@ -1,21 +1,18 @@
 """Classic Jungle (斗兽棋, Dou Shou Qi): the open 7 x 9 game with dens, traps and two rivers.
 
-The exact rules chosen, and the common variations not chosen, are in CLASSIC.md beside this
-file. In short: each side has the eight animals of `pieces.py`; a move is one square
+The exact rules chosen, and the common variations not chosen, are in README.md beside this
+file (rules.py holds the board's tables, notation.py squares as text, encode.py the network
+input). In short: each side has the eight animals of `pieces.py`; a move is one square
 orthogonally, or a lion's or tiger's jump across a river; entering the enemy den wins.
-
-Squares are numbered `row * 7 + col`, row 0 = rank 1 (player 0's home row), col 0 = file a.
-Board cells hold +rank for player 0's animals, -rank for player 1's, 0 for empty.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.game import (
+from ....core.game import (
     TERMINAL,
     Game,
     GameFacts,
@@ -25,117 +22,20 @@ from ...core.game import (
     State,
     check_action,
 )
-from ...render import Drawable
-from ..chesslike import fen_rank
-from .pieces import (
+from ....render import Drawable
+from ...chesslike import fen_rank
+from ..pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
     LETTER_TO_STRENGTH,
     LION,
     RAT,
     TIGER,
-    can_capture,
-    square_name,
 )
-
-ROWS, COLS = 9, 7
-SQUARES = ROWS * COLS
-DIRECTIONS = ((1, 0), (-1, 0), (0, -1), (0, 1))
-"""d = 0 north (towards rank 9), 1 south (towards rank 1), 2 west (towards a), 3 east."""
-DIRECTION_NAMES = ("north", "south", "west", "east")
-NUM_ACTIONS = SQUARES * 4
-"""Action id = from_square * 4 + direction; a lion's or tiger's move into a river is its jump."""
-
-DENS = (3, 8 * COLS + 3)
-"""DENS[p]: player p's own den (d1, d9); p may not enter it, the enemy wins by entering it."""
-TRAPS = ((2, 4, COLS + 3), (8 * COLS + 2, 8 * COLS + 4, 7 * COLS + 3))
-"""TRAPS[p]: the traps around p's den (c1 e1 d2; c9 e9 d8). An enemy standing on one of them
-can be taken by any of p's pieces."""
-WATER = frozenset(r * COLS + c for r in (3, 4, 5) for c in (1, 2, 4, 5))
-"""The two rivers: b4-c6 and e4-f6."""
-TRAP_OWNER = [-1] * SQUARES
-for _owner, _squares in enumerate(TRAPS):
-    for _sq in _squares:
-        TRAP_OWNER[_sq] = _owner
-IS_WATER = [sq in WATER for sq in range(SQUARES)]
-JUMPERS = (LION, TIGER)
-
-START_TEXT = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L 0 0"
-"""The standard setup: player 0 tiger a1, lion g1, cat b2, dog f2, elephant a3, wolf c3,
-leopard e3, rat g3; player 1 the same turned half a circle (lion a9 ... rat a7)."""
-
-
-def _tables() -> tuple[list[list[int]], list[list[tuple[int, tuple[int, ...]] | None]]]:
-    """STEP[sq][d]: the neighbour square or -1; JUMP[sq][d]: (landing, water squares crossed)
-    when the neighbour is water, i.e. where a lion or tiger jumps instead of stepping."""
-    step: list[list[int]] = []
-    jump: list[list[tuple[int, tuple[int, ...]] | None]] = []
-    for sq in range(SQUARES):
-        r, c = divmod(sq, COLS)
-        steps: list[int] = []
-        jumps: list[tuple[int, tuple[int, ...]] | None] = []
-        for dr, dc in DIRECTIONS:
-            nr, nc = r + dr, c + dc
-            if not (0 <= nr < ROWS and 0 <= nc < COLS):
-                steps.append(-1)
-                jumps.append(None)
-                continue
-            steps.append(nr * COLS + nc)
-            if sq in WATER or nr * COLS + nc not in WATER:
-                jumps.append(None)
-                continue
-            crossed = []
-            while nr * COLS + nc in WATER:
-                crossed.append(nr * COLS + nc)
-                nr, nc = nr + dr, nc + dc
-            jumps.append((nr * COLS + nc, tuple(crossed)))
-        step.append(steps)
-        jump.append(jumps)
-    return step, jump
-
-
-STEP, JUMP = _tables()
-
-_ZOBRIST_RNG = random.Random(20261122)
-ZOBRIST = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(17)] for _ in range(SQUARES)]
-"""ZOBRIST[sq][cell + 8]: position hashing for the repetition rule (cell 0 hashes to 0)."""
-for _row in ZOBRIST:
-    _row[8] = 0
-ZOBRIST_SIDE = _ZOBRIST_RNG.getrandbits(64)
-
-
-def captures(attacker: int, defender: int, defender_square: int, attacker_owner: int) -> bool:
-    """Whether an animal of rank `attacker` owned by `attacker_owner` may take an enemy of rank
-    `defender` standing on land square `defender_square` (water rules are checked by the caller).
-
-    Ranks as in `pieces.can_capture` (the rat takes the elephant, never the other way), equal
-    ranks take each other (the attacker wins), and an enemy on one of the attacker's own traps
-    counts as rank 0: any piece takes it.
-    """
-    if TRAP_OWNER[defender_square] == attacker_owner:
-        return True
-    return attacker == defender or can_capture(attacker, defender)
-
-
-def sq_name(square: int) -> str:
-    return square_name(*divmod(square, COLS))
-
-
-def parse_square(text: str) -> int:
-    cleaned = text.strip().lower()
-    if len(cleaned) != 2 or not ("a" <= cleaned[0] <= "g") or not ("1" <= cleaned[1] <= "9"):
-        raise ParseError(f"{text!r} is not a square of the 7x9 Jungle board (a1..g9)")
-    return (int(cleaned[1]) - 1) * COLS + ord(cleaned[0]) - ord("a")
-
-
-def terrain_name(square: int) -> str:
-    if IS_WATER[square]:
-        return "water"
-    if square in DENS:
-        return f"player {DENS.index(square)}'s den"
-    if TRAP_OWNER[square] >= 0:
-        return f"player {TRAP_OWNER[square]}'s trap"
-    return "land"
+from .encode import network_input
+from .notation import START_TEXT, parse_square, sq_name
+from .rules import (COLS, DENS, DIRECTION_NAMES, IS_WATER, JUMP, JUMPERS, NUM_ACTIONS, ROWS,
+                    SQUARES, STEP, TRAP_OWNER, ZOBRIST, ZOBRIST_SIDE, captures, position_hash)
 
 
 @dataclass(frozen=True)
@@ -163,12 +63,12 @@ class JungleClassicGame(Game):
                          max_length=16 * self.settings.no_capture_limit)
 
     def renderer(self) -> Renderer:
-        from . import render_classic  # the picture: loaded when something draws
+        from . import render  # the picture: loaded when something draws
 
-        return render_classic
+        return render
 
     def learning_kit(self):
-        from .classic_rewards import learning_kit
+        from .rewards import learning_kit
 
         return learning_kit()
 
@@ -180,7 +80,7 @@ class JungleClassicGame(Game):
 
     @property
     def evaluators(self):
-        from .classic_heuristics import EVALUATORS
+        from .heuristics import EVALUATORS
 
         return EVALUATORS
 
@@ -198,7 +98,7 @@ class JungleClassicState(Drawable, State):
         self.plies = plies
         self.winner: int | None = None
         """At a terminal state: 0, 1, or -1 for a draw."""
-        self.hash = _hash(board, player)
+        self.hash = position_hash(board, player)
         self.history = [self.hash]
         """Hashes of the positions since the last capture (a capture makes them unreachable)."""
         self.counts = [sum(1 for cell in board if cell > 0), sum(1 for cell in board if cell < 0)]
@@ -408,7 +308,7 @@ class JungleClassicState(Drawable, State):
         return f"the {animal} cannot take the {enemy} on {sq_name(to)}"
 
     def to_text(self) -> str:
-        """`<ranks 9..1> <side to move> <plies without capture>` (CLASSIC.md)."""
+        """`<ranks 9..1> <side to move> <plies without capture>` (README.md)."""
         board = self.board
         ranks = [fen_rank(_letter(board[r * COLS + c]) if board[r * COLS + c] else ""
                           for c in range(COLS)) for r in range(ROWS - 1, -1, -1)]
@@ -448,13 +348,6 @@ class JungleClassicState(Drawable, State):
 def _letter(cell: int) -> str:
     letter = ANIMAL_LETTERS[abs(cell)]
     return letter if cell > 0 else letter.lower()
-
-
-def _hash(board: list[int], player: int) -> int:
-    value = ZOBRIST_SIDE if player == 1 else 0
-    for sq, cell in enumerate(board):
-        value ^= ZOBRIST[sq][cell + 8]
-    return value
 
 
 def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
@@ -521,43 +414,3 @@ def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
     if not state.legal_actions():
         state.winner = 1 - state.player
     return state
-
-
-# --- network input ------------------------------------------------------------------------------
-
-NETWORK_PLANES = 21
-"""Planes of `network_input`: 8 own animals, 8 enemy animals, water, own traps, enemy traps,
-own den, enemy den."""
-
-
-def _terrain_planes() -> np.ndarray:
-    """Terrain planes 16..20 from player 0's view; player 1 sees them turned half a circle."""
-    planes = np.zeros((5, ROWS, COLS), dtype=np.float32)
-    for sq in range(SQUARES):
-        r, c = divmod(sq, COLS)
-        planes[0, r, c] = IS_WATER[sq]
-        planes[1, r, c] = TRAP_OWNER[sq] == 0
-        planes[2, r, c] = TRAP_OWNER[sq] == 1
-        planes[3, r, c] = sq == DENS[0]
-        planes[4, r, c] = sq == DENS[1]
-    return planes
-
-
-TERRAIN = _terrain_planes()
-
-
-def network_input(state: JungleClassicState, player: int) -> np.ndarray:
-    """(21, 9, 7) float32 from `player`'s side: row 0 is `player`'s home rank and the board is
-    turned half a circle for player 1 (the setup is symmetric under that turn, so both players
-    see the same picture at the start). Planes 0-7: `player`'s rat..elephant, 8-15: the
-    opponent's, 16 water, 17 `player`'s traps, 18 the opponent's traps, 19 `player`'s den,
-    20 the opponent's den."""
-    board = np.asarray(state.board, dtype=np.int8).reshape(ROWS, COLS)
-    if player == 1:
-        board = -board[::-1, ::-1]
-    planes = np.zeros((NETWORK_PLANES, ROWS, COLS), dtype=np.float32)
-    for rank in range(1, 9):
-        planes[rank - 1] = board == rank
-        planes[7 + rank] = board == -rank
-    planes[16:] = TERRAIN  # symmetric under the half turn, so the same for both players
-    return planes

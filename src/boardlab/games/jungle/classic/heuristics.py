@@ -3,21 +3,15 @@
 One evaluation serves both generic agents (`greedy`, `minimax`). Its terms, in the order the
 game is won: a bound for a den entry that cannot be stopped, material, how close each animal
 is to the enemy den, the capture the side to move has on offer, and guards near one's own den
-when enemies come close. The weights were tuned against the generic agents (CLASSIC.md gives
+when enemies come close. The weights were tuned against the generic agents (README.md gives
 the measurements).
 """
 
 from __future__ import annotations
 
-from .classic import (
-    COLS,
-    DENS,
-    SQUARES,
-    STEP,
-    TRAPS,
-    JungleClassicState,
-)
-from .pieces import CAT, DOG, ELEPHANT, LEOPARD, LION, RAT, TIGER, WOLF
+from ..pieces import CAT, DOG, ELEPHANT, LEOPARD, LION, RAT, TIGER, WOLF
+from .game import JungleClassicState
+from .rules import COLS, DENS, SQUARES, STEP, TRAPS
 
 PIECE_VALUES = {RAT: 400, CAT: 200, DOG: 300, WOLF: 350, LEOPARD: 450, TIGER: 800, LION: 900,
                 ELEPHANT: 1000}

@@ -17,7 +17,8 @@ Seed 000 gives rewards only for its dark game; these follow its DQN table's spir
 
 from __future__ import annotations
 
-from .classic import COLS, DENS, JungleClassicState
+from .game import JungleClassicState
+from .rules import COLS, DENS
 
 REWARDS = {
     "capture_per_rank": 0.2,
@@ -80,7 +81,7 @@ def table_key(state: JungleClassicState) -> bytes:
 
 def learning_kit():
     """Classic Jungle's learning pieces: one reward for both learners, an exact table key."""
-    from ...core.learning import LearningKit, RewardFunction
+    from ....core.learning import LearningKit, RewardFunction
 
     both = RewardFunction(action_reward, reply_reward)
     return LearningKit(table_key=table_key, rewards={"dqn": both, "qlearning": both})

@@ -27,6 +27,7 @@ from ...core.game import (
 )
 from ...render import Drawable
 from ..chesslike import fen_rank
+from .notation import parse_square, sq_name
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -35,56 +36,8 @@ from .pieces import (
     can_capture,
     square_name,
 )
-
-ROWS, COLS = 7, 8
-SQUARES = ROWS * COLS
-HIDDEN = 9
-"""Board cell value of a face-down piece (player 0 +9, player 1 -9); revealed pieces are +-k."""
-NUM_REVEALS = SQUARES
-NUM_ACTIONS = SQUARES + SQUARES * 4  # 56 reveals + 224 moves = 280, the seed's action space
-DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-"""The seed's direction map: (-1,0) 0, (1,0) 1, (0,-1) 2, (0,1) 3."""
-ALL_STRENGTHS_MASK = 0b111111110  # bits 1..8
-
-
-def _neighbours() -> list[list[tuple[int, int]]]:
-    table = []
-    for sq in range(SQUARES):
-        r, c = divmod(sq, COLS)
-        table.append([(d, (r + dr) * COLS + c + dc) for d, (dr, dc) in enumerate(DIRECTIONS)
-                      if 0 <= r + dr < ROWS and 0 <= c + dc < COLS])
-    return table
-
-
-NEIGHBOURS = _neighbours()
-"""NEIGHBOURS[sq] = [(direction, neighbour square), ...] inside the board."""
-
-
-def move_action(square: int, direction: int) -> int:
-    return NUM_REVEALS + square * 4 + direction
-
-
-def decode_move(action: int) -> tuple[int, int]:
-    """Move id -> (from square, to square)."""
-    square, direction = divmod(action - NUM_REVEALS, 4)
-    r, c = divmod(square, COLS)
-    dr, dc = DIRECTIONS[direction]
-    return square, (r + dr) * COLS + c + dc
-
-
-def owner_of(cell: int) -> int:
-    return 0 if cell > 0 else 1
-
-
-def sq_name(square: int) -> str:
-    return square_name(*divmod(square, COLS))
-
-
-def parse_square(text: str) -> int:
-    text = text.strip().lower()
-    if len(text) != 2 or not ("a" <= text[0] <= "h") or not ("1" <= text[1] <= "7"):
-        raise ParseError(f"{text!r} is not a square of the 8x7 board (a1..h7)")
-    return (int(text[1]) - 1) * COLS + ord(text[0]) - ord("a")
+from .rules import (ALL_STRENGTHS_MASK, COLS, DIRECTIONS, HIDDEN, NEIGHBOURS, NUM_ACTIONS,
+                    NUM_REVEALS, ROWS, SQUARES, decode_move, move_action, owner_of)
 
 
 @dataclass(frozen=True)
