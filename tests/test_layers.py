@@ -270,3 +270,23 @@ def test_the_game_name_check_finds_a_table_and_an_import(tmp_path):
                      '    return name == "xiangqi:max_plies=60"\n', encoding="utf-8")
     found = names_of_games_in(probe, tmp_path)
     assert len(found) == 3 and not any("prose" in line for line in found), found
+
+
+# --- one layout for a game package (docs/new-game.md) ---------------------------------------
+
+def test_every_game_of_boardlab_keeps_game_and_state_in_game_py_beside_its_rules_page():
+    from boardlab.core.registry import make_game
+
+    wrong = []
+    for name in game_names():
+        game = make_game(name)
+        module = type(game).__module__
+        if not module.startswith("boardlab.games."):
+            continue  # a game from another distribution lays itself out
+        state_module = type(game.initial_state(0)).__module__
+        folder = PACKAGE.parent / Path(*module.split(".")[:-1])
+        if not module.endswith(".game") or state_module != module:
+            wrong.append(f"{name}: Game in {module}, State in {state_module}, not <package>.game")
+        if not (folder / "README.md").is_file():
+            wrong.append(f"{name}: no rules page {folder / 'README.md'}")
+    assert wrong == [], "\n".join(wrong)

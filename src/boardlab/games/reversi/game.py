@@ -81,10 +81,10 @@ class ReversiGame(Game):
 
     @property
     def engine_dialects(self) -> tuple[EngineDialect, ...]:
-        """The Go Text Protocol, as GRhino speaks it (`play black D3`, black first), and
-        OpenSpiel's `othello`, whose move texts are ours."""
-        return (EngineDialect("gtp", colours=COLOUR_NAMES, board_size=8),
-                EngineDialect("openspiel", variant="othello"))
+        """GTP (GRhino) and OpenSpiel's `othello` (engines.py)."""
+        from .engines import DIALECTS
+
+        return DIALECTS
 
     @property
     def evaluators(self):
