@@ -1,0 +1,351 @@
+"""Compiled alpha-beta for Reversi (numba): the minimax agent's search in one call per
+iteration, and the same search with an engine's tricks.
+
+As xiangqi/search.py and minichess/search.py (over games/alphabeta.py: the transposition
+table, killers, history, node budget): negamax alpha-beta with principal variation search,
+each node's value from the side to move. A position is two bitboards, the mover's discs and
+the opponent's, so a move is made by building the child's pair (nothing to take back). The
+rules are kernels.py's: a side with no placement passes (a ply of depth, as the Python search
+counts it), and when neither side can move the game is over. Leaves are scored by the
+heuristic's compiled twin (`evaluate` below, integers as in heuristics.py, so the values
+agree exactly). Move ordering: the table's move, then at interior nodes the move that leaves
+the opponent fewest replies ("fastest first"), then squares by the positional table and the
+history heuristic.
+
+Two modes, as the other games':
+- plain (`compiled_minimax`): the table only orders moves, a finished game is worth
+  +-(WIN_VALUE - plies) as agents/evaluation.py's `terminal_value`, so the root's best move
+  and value equal the Python agent's with `tt=false` (tests/games/reversi/test_search.py);
+- engine (`compiled_quiescence`, `minimax:quiescence=true`): the table also cuts off, and a
+  leaf with at most LEAF_SOLVE empty squares is not guessed but solved to the end of the
+  game, so that as iterative deepening goes deeper the end game is played perfectly (a root
+  with e empties is solved whole once an iteration reaches depth e - LEAF_SOLVE). Reversi has
+  no captures: the end game is what stands in for the quiet position a quiescence search
+  looks for. A finished game is worth SOLVED + disc difference (a win), -SOLVED + difference
+  (a loss) or 0, so a solved line prefers the larger margin; the agent stops deepening once
+  the root is decided (|value| > WIN_VALUE / 2).
+
+The heuristics' numbers travel as arguments (`Weights`), so an edit to heuristics.py is seen at
+once; numba's cache notices edits to this file only, so after editing kernels.py or
+alphabeta.py delete this file's `*.nbi`/`*.nbc` cache files (see alphabeta.py).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ...core.game import CompiledSearch
+from ..alphabeta import (HASH_MOVE, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE, SearchMemory,
+                         above, count_node, pick, probe, store_node, table_cutoff, take_value)
+from .bitboard import SQUARES
+from .heuristics import (CORNER_NEIGHBOURS, CORNERS, EDGE_STABLE_WEIGHT, MOBILITY_WEIGHT,
+                         POSITION_WEIGHTS, POTENTIAL_MOBILITY_WEIGHT, ROW_SUMS)
+from .kernels import _popcount, flips, legal_moves
+from .rules import PASS
+
+POSITIONAL, DISCS, MOBILITY = 0, 1, 2
+"""The heuristics this file computes, by code (heuristics.positional_value, disc_difference,
+mobility_value)."""
+EVALUATORS = {"greedy": POSITIONAL, "minimax": POSITIONAL, "discs": DISCS,
+              "mobility": MOBILITY}
+"""The Reversi game's evaluator names (ReversiGame.evaluators) with a compiled twin."""
+MAX_MOVES = 40
+"""Room for one position's moves: the most any reachable Othello position has is 33."""
+LEAF_SOLVE = 8
+"""Engine mode: a leaf with this many empty squares or fewer is searched to the game's end."""
+FASTEST_FIRST_DEPTH = 3
+"""Remaining depth from which moves are ordered by the opponent's replies (a flip and a move
+generation per move: worth it only above the last plies)."""
+SOLVED = WIN_VALUE - 64
+"""Engine mode: a won end is worth SOLVED + the disc difference (1..64)."""
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+_S1, _S7, _S8, _S9 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9)
+
+CORNER_BITS = np.array([1 << c for c in CORNERS], dtype=np.uint64)
+NEAR_CORNER = np.array(CORNER_NEIGHBOURS, dtype=np.uint64)
+EDGE_STARTS = np.array([0, 0, 7, 7, 56, 56, 63, 63], dtype=np.int64)
+EDGE_STEPS = np.array([1, 8, -1, 8, 1, -8, -1, -8], dtype=np.int64)
+"""heuristics.EDGE_RAYS, split into two arrays for numba."""
+ORDER_RANK = np.array([w + 64 for w in POSITION_WEIGHTS], dtype=np.int64)
+"""A square's static ordering score: its table weight, made positive (corners first)."""
+# The solver's move groups, tried in this order: corners, then the squares the table likes
+# (edges and the centre), then C-squares, then X-squares.
+_GROUPS = [sum(1 << s for s in range(64) if lo <= POSITION_WEIGHTS[s] <= hi)
+           for lo, hi in ((100, 100), (-2, 10), (-20, -20), (-50, -50))]
+SOLVE_GROUPS = np.array(_GROUPS, dtype=np.uint64)
+assert sum(_GROUPS) == (1 << 64) - 1  # every square in exactly one group
+_MIX1 = np.uint64(0x9E3779B97F4A7C15)
+_MIX2 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX3 = np.uint64(0x94D049BB133111EB)
+
+
+class Weights(NamedTuple):
+    """heuristics.py's numbers, handed to the kernels as arguments: numba would freeze
+    globals into its cached code (module docstring)."""
+
+    rows: np.ndarray
+    """rows[row, byte]: heuristics.ROW_SUMS, the positional table's sum over that row's
+    squares set in `byte`: a bitboard's table value is eight look-ups."""
+    terms: np.ndarray
+    """The `mobility` heuristic's weights: per move, per potential move, per anchored disc."""
+
+
+def heuristic_weights() -> Weights:
+    return Weights(np.array(ROW_SUMS, dtype=np.int64),
+                   np.array([MOBILITY_WEIGHT, POTENTIAL_MOBILITY_WEIGHT, EDGE_STABLE_WEIGHT],
+                            dtype=np.int64))
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _key(own, opp):
+    """Table key of the position with `own` to move (splitmix64 of the two boards). The side's
+    colour is not in it: Reversi is the same game for both colours, so (own, opp) has one
+    negamax value whoever holds `own` (the plain mode's ply-dependent wins only use the table
+    to order moves)."""
+    h = own * _MIX1 ^ opp
+    h = (h ^ (h >> np.uint64(30))) * _MIX2
+    h = (h ^ (h >> np.uint64(27))) * _MIX3
+    h ^= h >> np.uint64(31)
+    return np.int64(h >> _ONE)  # 63 bits: a non-negative int64
+
+
+@njit(cache=True, inline="always")
+def _lowest(bits):
+    """Index of the lowest set bit of a non-zero bitboard."""
+    return np.int64(_popcount((bits & (~bits + _ONE)) - _ONE))
+
+
+@njit(cache=True, inline="always")
+def _finished(own, opp, plies, engine):
+    """A finished game's value for the side holding `own`: terminal_value's +-(WIN_VALUE -
+    plies) in plain mode, the margin-aware SOLVED + difference in engine mode."""
+    diff = np.int64(_popcount(own)) - np.int64(_popcount(opp))
+    if diff == 0:
+        return 0.0
+    if engine:
+        return (SOLVED if diff > 0 else -SOLVED) + diff
+    return WIN_VALUE - plies if diff > 0 else -(WIN_VALUE - plies)
+
+
+# --- the heuristics, compiled ------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _weight_sum(bits, rows):
+    total = np.int64(0)
+    for row in range(8):
+        total += rows[row, np.int64((bits >> np.uint64(8 * row)) & np.uint64(0xFF))]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _neighbours(bits):
+    east = ((bits << _S1) | (bits << _S9) | (bits >> _S7)) & _NOT_A
+    west = ((bits >> _S1) | (bits >> _S9) | (bits << _S7)) & _NOT_H
+    return east | west | (bits << _S8) | (bits >> _S8)
+
+
+@njit(cache=True)
+def _edge_anchored(bits):
+    stable = _ZERO
+    for ray in range(8):
+        square = EDGE_STARTS[ray]
+        for _ in range(8):
+            bit = _ONE << np.uint64(square)
+            if bits & bit == _ZERO:
+                break
+            stable |= bit
+            square += EDGE_STEPS[ray]
+    return stable
+
+
+@njit(cache=True)
+def _side_score(own, opp, own_moves, unsettled, weights):
+    """heuristics.side_score, with the side's moves and the unsettled mask computed once."""
+    empty = ~(own | opp)
+    terms = weights.terms
+    return (_weight_sum(own & unsettled, weights.rows)
+            + terms[0] * np.int64(_popcount(own_moves))
+            + terms[1] * np.int64(_popcount(_neighbours(opp) & empty))
+            + terms[2] * np.int64(_popcount(_edge_anchored(own))))
+
+
+@njit(cache=True)
+def evaluate(own, opp, own_moves, evaluator, weights):
+    """The heuristic `evaluator` for the side holding `own` (to move, with `own_moves`):
+    exactly heuristics.positional_value, disc_difference or mobility_value, as a float."""
+    if evaluator == POSITIONAL:
+        return float(_weight_sum(own, weights.rows) - _weight_sum(opp, weights.rows))
+    if evaluator == DISCS:
+        return float(np.int64(_popcount(own)) - np.int64(_popcount(opp)))
+    unsettled = _FULL
+    occupied = own | opp
+    for c in range(4):
+        if occupied & CORNER_BITS[c]:
+            unsettled &= ~NEAR_CORNER[c]
+    opp_moves = legal_moves(opp, own)
+    return float(_side_score(own, opp, own_moves, unsettled, weights)
+                 - _side_score(opp, own, opp_moves, unsettled, weights))
+
+
+# --- the search --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _order(own, opp, moves, ply, n, slot, tables, depth):
+    """Ordering scores for moves[ply, :n]: the table's move; then, `depth` plies from the
+    leaves or more, fewer opponent replies first; then the square's table weight and its
+    history."""
+    hash_move = tables.table[slot].move if slot >= 0 else -1
+    history = tables.history
+    for i in range(n):
+        square = moves[ply, i, 0]
+        if square == hash_move:
+            moves[ply, i, 2] = HASH_MOVE
+            continue
+        score = (ORDER_RANK[square] << 20) + min(history[square], (1 << 20) - 1)
+        if depth >= FASTEST_FIRST_DEPTH:
+            bit = _ONE << np.uint64(square)
+            turned = flips(own, opp, bit)
+            replies = np.int64(_popcount(legal_moves(opp ^ turned, own | bit | turned)))
+            score += (MAX_MOVES - replies) << 28
+        moves[ply, i, 2] = score
+
+
+@njit(cache=True)
+def _solve(tables, own, opp, alpha, beta):
+    """The exact engine-mode value of the position (`own` to move) within (alpha, beta),
+    searched to the end of the game: no table, moves by square groups (corners first)."""
+    if count_node(tables):
+        return 0.0
+    moves = legal_moves(own, opp)
+    if moves == _ZERO:
+        if legal_moves(opp, own) == _ZERO:
+            return _finished(own, opp, 0, True)
+        return -_solve(tables, opp, own, -beta, -alpha)
+    best = -np.inf
+    for group in range(4):
+        left = moves & SOLVE_GROUPS[group]
+        while left != _ZERO:
+            bit = left & (~left + _ONE)
+            left ^= bit
+            turned = flips(own, opp, bit)
+            value = -_solve(tables, opp ^ turned, own | bit | turned, -beta, -alpha)
+            if tables.counters[STOPPED]:
+                return 0.0
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        return best
+    return best
+
+
+@njit(cache=True)
+def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, evaluator, engine):
+    """The value for the side holding `own` (to move) searched `depth` plies deep within
+    (alpha, beta): exact inside, a bound outside. At ply 0 the moves are the caller's (the
+    root's actions, 64 = pass), in its order. `plies` is the game's ply count (plain mode's
+    wins count it). One self-recursive function: numba's cache reloads mutually recursive
+    ones wrongly."""
+    if count_node(tables):
+        return 0.0
+    if ply == 0:
+        n = tables.counters[ROOT_MOVES]
+        key = _key(own, opp)
+        slot = probe(tables, key)
+    else:
+        mine = legal_moves(own, opp)
+        if mine == _ZERO and legal_moves(opp, own) == _ZERO:
+            return _finished(own, opp, plies, engine)
+        if depth <= 0 or ply >= MAX_PLY:
+            if engine and 64 - np.int64(_popcount(own | opp)) <= LEAF_SOLVE:
+                return _solve(tables, own, opp, alpha, beta)
+            return evaluate(own, opp, mine, evaluator, weights)
+        # The table only past the leaves: a probe is a likely cache miss.
+        key = _key(own, opp)
+        slot = probe(tables, key)
+        if engine and table_cutoff(tables, slot, depth, alpha, beta):
+            return tables.table[slot].value
+        if mine == _ZERO:
+            # A forced pass: a ply of its own, as in the Python search and the rules.
+            return -_node(moves, tables, weights, opp, own, plies + 1, depth - 1, -beta,
+                          -alpha, ply + 1, evaluator, engine)
+        n = 0
+        while mine != _ZERO:
+            moves[ply, n, 0] = _lowest(mine)
+            mine &= mine - _ONE
+            n += 1
+        _order(own, opp, moves, ply, n, slot, tables, depth)
+    alpha0 = alpha
+    best = -np.inf
+    best_move = -1
+    for i in range(n):
+        if ply > 0:
+            pick(moves, ply, i, n)
+        square = moves[ply, i, 0]
+        if square == PASS:
+            child_own, child_opp = opp, own
+        else:
+            bit = _ONE << np.uint64(square)
+            turned = flips(own, opp, bit)
+            child_own, child_opp = opp ^ turned, own | bit | turned
+        # PVS: the first move with the full window; the others with a null window, and again
+        # in full when they beat alpha.
+        if i > 0:
+            value = -_node(moves, tables, weights, child_own, child_opp, plies + 1,
+                           depth - 1, -above(alpha), -alpha, ply + 1, evaluator, engine)
+        if i == 0 or alpha < value < beta:
+            value = -_node(moves, tables, weights, child_own, child_opp, plies + 1,
+                           depth - 1, -beta, -alpha, ply + 1, evaluator, engine)
+        if tables.counters[STOPPED]:
+            return 0.0
+        best, best_move, alpha, cut = take_value(tables, ply, i, square, value, best,
+                                                 best_move, alpha, beta, depth, True)
+        if cut:
+            break
+    store_node(tables, key, depth, best, alpha0, beta, best_move)
+    return best
+
+
+class ReversiSearch(SearchMemory):
+    """The compiled search as the minimax agent calls it (`Game.compiled_minimax`)."""
+
+    def __init__(self, evaluator: int, engine: bool) -> None:
+        super().__init__(SQUARES, MAX_MOVES, engine)
+        self.evaluator = evaluator
+        self.weights = heuristic_weights()
+
+    def __call__(self, state, root_actions: list[int], depth: int, player: int,
+                 max_nodes: int) -> tuple[int, float, int, bool]:
+        """(index of the best of `root_actions`, its value for `player`, nodes, completed)."""
+        mover = state.player
+        self.start(state.key(), depth, max_nodes, [(action, 0) for action in root_actions])
+        # As the Python root: each move with (best so far, +inf), the first strictly better.
+        value = _node(self.moves, self.tables, self.weights, np.uint64(state.discs(mover)),
+                      np.uint64(state.discs(1 - mover)), np.int64(state.plies),
+                      np.int64(depth), -np.inf, np.inf, 0, self.evaluator, self.quiescence)
+        return self.result(float(value), player != mover)
+
+
+def compiled_minimax(evaluator: str) -> CompiledSearch | None:
+    """The numba alpha-beta with the Python minimax agent's values (`tt=false`) for the
+    Reversi heuristic named `evaluator`, or None if it has no compiled twin here."""
+    code = EVALUATORS.get(evaluator)
+    return None if code is None else ReversiSearch(code, engine=False)
+
+
+def compiled_quiescence(evaluator: str) -> CompiledSearch | None:
+    """The engine-mode search (table cutoffs, end games solved at the leaves) for the
+    heuristic named `evaluator`, or None; its values are its own (module docstring)."""
+    code = EVALUATORS.get(evaluator)
+    return None if code is None else ReversiSearch(code, engine=True)
