@@ -94,11 +94,17 @@ def mirror_square(square: int, rows: int, cols: int) -> int:
 
 # --- FEN board field ---------------------------------------------------------------------------
 
+def _rows_flipped(board: Sequence[int], rows: int, cols: int) -> Board:
+    """The board with its rows in the other order (its own inverse)."""
+    return [board[row * cols + col] for row in range(rows - 1, -1, -1) for col in range(cols)]
+
+
 def parse_board_field(field: str, rows: int, cols: int, letters: Mapping[str, int],
-                      where: str) -> Board:
+                      where: str, row0_at_bottom: bool = False) -> Board:
     """Parse the piece-placement field of a FEN (ranks top to bottom, '/' between them, digits
     for runs of empty squares, upper case for player 0). `letters` maps upper-case letters to
-    piece types; `where` names the input in error messages."""
+    piece types; `where` names the input in error messages. The board's row 0 is the top rank,
+    or with `row0_at_bottom` the bottom one (Jungle numbers its rows from player 0's side)."""
     ranks = field.split("/")
     if len(ranks) != rows:
         raise ParseError(f"{where}: the board has {len(ranks)} ranks, expected {rows}")
@@ -138,7 +144,7 @@ def parse_board_field(field: str, rows: int, cols: int, letters: Mapping[str, in
             raise ParseError(f"{where}: rank {index + 1} from the top ({rank!r}) is {width} "
                              f"squares wide, expected {cols}")
         board.extend(cells)
-    return board
+    return _rows_flipped(board, rows, cols) if row0_at_bottom else board
 
 
 def fen_rank(letters: Iterable[str]) -> str:
@@ -156,16 +162,21 @@ def fen_rank(letters: Iterable[str]) -> str:
     return text + (str(empty) if empty else "")
 
 
-def board_field(board: Sequence[int], rows: int, cols: int, letter_of: Mapping[int, str]) -> str:
+def board_field(board: Sequence[int], rows: int, cols: int, letter_of: Mapping[int, str],
+                row0_at_bottom: bool = False) -> str:
     """Inverse of `parse_board_field`; `letter_of` maps piece types to upper-case letters."""
-    def letter(cell: int) -> str:
-        if cell == 0:
-            return ""
-        upper = letter_of[abs(cell)]
-        return upper if cell > 0 else upper.lower()
-
-    return "/".join(fen_rank(letter(board[row * cols + col]) for col in range(cols))
+    if row0_at_bottom:
+        board = _rows_flipped(board, rows, cols)
+    return "/".join(fen_rank(cell_letter(board[row * cols + col], letter_of) if
+                             board[row * cols + col] else "" for col in range(cols))
                     for row in range(rows))
+
+
+def cell_letter(cell: int, letter_of: Mapping[int, str]) -> str:
+    """The letter of a non-empty cell: `letter_of[kind]` for player 0's, lower case for
+    player 1's."""
+    letter = letter_of[abs(cell)]
+    return letter if cell > 0 else letter.lower()
 
 
 def parse_side_to_move(field: str | None, where: str, first: Sequence[str] = ("w", "r")) -> int:
@@ -220,8 +231,7 @@ def text_board(board: Sequence[int], rows: int, cols: int, letter_of: Mapping[in
         cells = []
         for col in range(cols):
             cell = board[row * cols + col]
-            letter = "." if cell == 0 else letter_of[abs(cell)]
-            cells.append(letter if cell >= 0 else letter.lower())
+            cells.append(cell_letter(cell, letter_of) if cell else ".")
         lines.append(f"{rank_labels[row]:>2}  " + " ".join(cells))
     lines.append("    " + " ".join(file_labels[:cols]))
     return lines

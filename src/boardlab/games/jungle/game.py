@@ -26,8 +26,8 @@ from ...core.game import (
     check_action,
 )
 from ...render import Drawable
-from ..chesslike import fen_rank
-from .notation import parse_square, sq_name
+from ..chesslike import board_field, cell_letter, parse_board_field
+from .notation import LETTER_OF, LETTERS, parse_square, sq_name
 from .pieces import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -397,17 +397,15 @@ class JungleDarkState(Drawable, State):
         """`<ranks 7..1> <side to move> <plies without capture> <hidden 0> <hidden 1>`."""
         if self.pending is not None:
             raise ParseError("a position waiting for a chance outcome has no text form")
-        board = self.board
-        ranks = [fen_rank(_cell_letter(board[r * COLS + c]) if board[r * COLS + c] else ""
-                          for c in range(COLS)) for r in range(ROWS - 1, -1, -1)]
-        return (f"{'/'.join(ranks)} {self.player} {self.no_capture} "
+        field = board_field(self.board, ROWS, COLS, LETTER_OF, row0_at_bottom=True)
+        return (f"{field} {self.player} {self.no_capture} "
                 f"{self._pool_text(0)} {self._pool_text(1)}")
 
     def __str__(self) -> str:
         lines = ["    " + "  ".join(chr(ord("a") + c) for c in range(COLS))]
         for r in range(ROWS - 1, -1, -1):
-            row = [_cell_letter(self.board[r * COLS + c]) if self.board[r * COLS + c] else "."
-                   for c in range(COLS)]
+            cells = self.board[r * COLS:(r + 1) * COLS]
+            row = [cell_letter(cell, LETTER_OF) if cell else "." for cell in cells]
             lines.append(f" {r + 1}  " + "  ".join(row))
         if self.winner is not None:
             status = "draw" if self.winner == -1 else f"player {self.winner} wins"
@@ -427,11 +425,6 @@ class JungleDarkState(Drawable, State):
         return network_input(self, player)
 
 
-def _cell_letter(cell: int) -> str:
-    letter = "X" if abs(cell) == HIDDEN else ANIMAL_LETTERS[abs(cell)]
-    return letter if cell > 0 else letter.lower()
-
-
 def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
     """Inverse of `JungleDarkState.to_text`. The hidden pools may be omitted when every piece
     of a side not on the board face up is still face down (nothing was captured yet)."""
@@ -439,33 +432,8 @@ def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
     if len(parts) not in (3, 5):
         raise ParseError(f"jungle position {text!r}: expected `<ranks> <side 0|1> "
                          "<plies without capture> [<hidden 0> <hidden 1>]`")
-    ranks = parts[0].split("/")
-    if len(ranks) != ROWS:
-        raise ParseError(f"jungle position {text!r}: {len(ranks)} ranks, expected {ROWS}")
-    board = [0] * SQUARES
-    for i, rank in enumerate(ranks):
-        r = ROWS - 1 - i
-        c = 0
-        for char in rank:
-            if "0" <= char <= "9":
-                c += int(char)
-                continue
-            if c >= COLS:
-                break
-            upper = char.upper()
-            if upper == "X":
-                value = HIDDEN
-            elif upper in LETTER_TO_STRENGTH:
-                value = LETTER_TO_STRENGTH[upper]
-            else:
-                raise ParseError(f"jungle position {text!r}: unknown piece {char!r} on rank "
-                                 f"{r + 1} (pieces: {''.join(ANIMAL_LETTERS.values())} and X "
-                                 "face down; lower case for player 1)")
-            board[r * COLS + c] = value if char.isupper() else -value
-            c += 1
-        if c != COLS:
-            raise ParseError(f"jungle position {text!r}: rank {r + 1} has {c} squares, "
-                             f"expected {COLS}")
+    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, f"jungle position {text!r}",
+                              row0_at_bottom=True)
     if parts[1] not in ("0", "1"):
         raise ParseError(f"jungle position {text!r}: side to move must be 0 or 1")
     if not (parts[2].isascii() and parts[2].isdigit()):

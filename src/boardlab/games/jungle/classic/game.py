@@ -23,15 +23,8 @@ from ....core.game import (
     check_action,
 )
 from ....render import Drawable
-from ...chesslike import fen_rank
-from ..pieces import (
-    ANIMAL_LETTERS,
-    ANIMAL_NAMES,
-    LETTER_TO_STRENGTH,
-    LION,
-    RAT,
-    TIGER,
-)
+from ...chesslike import board_field, cell_letter, parse_board_field
+from ..pieces import ANIMAL_LETTERS, ANIMAL_NAMES, LETTER_TO_STRENGTH, LION, RAT, TIGER
 from .encode import network_input
 from .notation import START_TEXT, parse_square, sq_name
 from .rules import (COLS, DENS, DIRECTION_NAMES, IS_WATER, JUMP, JUMPERS, NUM_ACTIONS, ROWS,
@@ -309,10 +302,8 @@ class JungleClassicState(Drawable, State):
 
     def to_text(self) -> str:
         """`<ranks 9..1> <side to move> <plies without capture>` (README.md)."""
-        board = self.board
-        ranks = [fen_rank(_letter(board[r * COLS + c]) if board[r * COLS + c] else ""
-                          for c in range(COLS)) for r in range(ROWS - 1, -1, -1)]
-        return f"{'/'.join(ranks)} {self.player} {self.no_capture}"
+        field = board_field(self.board, ROWS, COLS, ANIMAL_LETTERS, row0_at_bottom=True)
+        return f"{field} {self.player} {self.no_capture}"
 
     def __str__(self) -> str:
         lines = ["    " + " ".join(chr(ord("a") + c) for c in range(COLS))]
@@ -322,7 +313,7 @@ class JungleClassicState(Drawable, State):
                 sq = r * COLS + c
                 cell = self.board[sq]
                 if cell:
-                    row.append(_letter(cell))
+                    row.append(cell_letter(cell, ANIMAL_LETTERS))
                 elif IS_WATER[sq]:
                     row.append("~")
                 elif sq in DENS:
@@ -345,11 +336,6 @@ class JungleClassicState(Drawable, State):
         return network_input(self, player)
 
 
-def _letter(cell: int) -> str:
-    letter = ANIMAL_LETTERS[abs(cell)]
-    return letter if cell > 0 else letter.lower()
-
-
 def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
     """Inverse of `JungleClassicState.to_text`; ParseError naming what is wrong."""
     if not isinstance(text, str):
@@ -359,27 +345,8 @@ def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
     if len(parts) not in (2, 3):
         raise ParseError(f"{where}: expected `<ranks 9..1> <side to move 0|1> "
                          "[<plies without capture>]`")
-    ranks = parts[0].split("/")
-    if len(ranks) != ROWS:
-        raise ParseError(f"{where}: {len(ranks)} ranks, expected {ROWS}")
-    board = [0] * SQUARES
-    for i, rank_text in enumerate(ranks):
-        r = ROWS - 1 - i
-        c = 0
-        for char in rank_text:
-            if "0" <= char <= "9":
-                c += int(char)
-                continue
-            if char.upper() not in LETTER_TO_STRENGTH:
-                raise ParseError(f"{where}: unknown piece {char!r} on rank {r + 1} (pieces: "
-                                 f"{''.join(ANIMAL_LETTERS.values())}, lower case for "
-                                 "player 1)")
-            if c < COLS:
-                value = LETTER_TO_STRENGTH[char.upper()]
-                board[r * COLS + c] = value if char.isupper() else -value
-            c += 1
-        if c != COLS:
-            raise ParseError(f"{where}: rank {r + 1} has {c} squares, expected {COLS}")
+    board = parse_board_field(parts[0], ROWS, COLS, LETTER_TO_STRENGTH, where,
+                              row0_at_bottom=True)
     if parts[1] not in ("0", "1"):
         raise ParseError(f"{where}: side to move must be 0 or 1, not {parts[1]!r}")
     no_capture = 0
