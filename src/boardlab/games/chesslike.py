@@ -85,6 +85,23 @@ def step_table(rows: int, cols: int,
     return table
 
 
+def slide(board: Board, square: int, sign: int, rays: Sequence[Sequence[int]],
+          add: Callable[[tuple[int, int]], object]) -> None:
+    """A slider's moves (rook, bishop, queen, chariot): along each ray from `square`, every
+    empty square and the first enemy piece, stopping at the first piece. `sign` is +1 when the
+    mover is player 0, -1 when player 1 (its pieces are then negative); `add` takes each
+    (from, to), e.g. a list's append bound once by the caller."""
+    for ray in rays:
+        for target in ray:
+            other = board[target] * sign
+            if other == 0:
+                add((square, target))
+            else:
+                if other < 0:
+                    add((square, target))
+                break
+
+
 def mirror_square(square: int, rows: int, cols: int) -> int:
     """The same square seen from the other side's seat (row flipped, column kept): lets one
     piece-square table, written for player 0, serve player 1."""

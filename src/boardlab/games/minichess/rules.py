@@ -8,7 +8,7 @@ capture the enemy king (see game.py), so a king is never actually taken.
 
 from __future__ import annotations
 
-from ..chesslike import DIAGONAL, KNIGHT, ORTHOGONAL, Board, ray_table, step_table
+from ..chesslike import DIAGONAL, KNIGHT, ORTHOGONAL, Board, ray_table, slide, step_table
 
 ROWS, COLS = 6, 5
 SQUARES = ROWS * COLS
@@ -75,15 +75,7 @@ def moves(board: Board, player: int) -> list[tuple[int, int]]:
                 if board[target] * sign <= 0:
                     add((square, target))
         else:
-            for ray in SLIDER_RAYS[cell][square]:
-                for target in ray:
-                    other = board[target] * sign
-                    if other == 0:
-                        add((square, target))
-                    else:
-                        if other < 0:
-                            add((square, target))
-                        break
+            slide(board, square, sign, SLIDER_RAYS[cell][square], add)
     return result
 
 

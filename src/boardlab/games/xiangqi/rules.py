@@ -9,7 +9,7 @@ general).
 
 from __future__ import annotations
 
-from ..chesslike import DIAGONAL, ORTHOGONAL, Board, ray_table, step_table
+from ..chesslike import DIAGONAL, ORTHOGONAL, Board, ray_table, slide, step_table
 
 ROWS, COLS = 10, 9
 SQUARES = ROWS * COLS
@@ -104,15 +104,7 @@ def pseudo_moves(board: Board, player: int) -> list[tuple[int, int]]:
         if cell <= 0:
             continue
         if cell == CHARIOT:
-            for ray in RAYS[square]:
-                for target in ray:
-                    other = board[target] * sign
-                    if other == 0:
-                        add((square, target))
-                    else:
-                        if other < 0:
-                            add((square, target))
-                        break
+            slide(board, square, sign, RAYS[square], add)
         elif cell == CANNON:
             for ray in RAYS[square]:
                 screened = False
