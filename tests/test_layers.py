@@ -290,3 +290,22 @@ def test_every_game_of_boardlab_keeps_game_and_state_in_game_py_beside_its_rules
         if not (folder / "README.md").is_file():
             wrong.append(f"{name}: no rules page {folder / 'README.md'}")
     assert wrong == [], "\n".join(wrong)
+
+
+PROCESS_SETTINGS = re.compile(r"\b(set_num_threads|set_num_interop_threads|matplotlib\.use)\(")
+ENTRY_POINTS = {
+    "boardlab.cli": "the `boardlab` command",
+    "boardlab.learn.cli": "`boardlab train`",
+    "boardlab.learn.actors": "an actor process's main",
+    "boardlab.learn.alphazero": "a self-play worker process's setup",
+}
+"""Modules that own a process (a command, or the main of a worker process they start), and so
+may set what holds for the whole process; `bench/` measures thread counts on purpose."""
+
+
+def test_process_wide_settings_are_set_only_by_entry_points():
+    found = [f"{name}: {line.strip()}" for name, path in MODULES.items()
+             if name not in ENTRY_POINTS and not name.startswith("boardlab.bench")
+             for line in path.read_text(encoding="utf-8").splitlines()
+             if PROCESS_SETTINGS.search(line) and not line.lstrip().startswith("#")]
+    assert not found, found

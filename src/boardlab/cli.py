@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Sequence
 
 from .agents.human import COMMANDS_HELP, command_of, legal_moves_text, short_error
 from .core.game import CHANCE, BoardLabError, Game, State
-from .core.perft import perft  # also the name bench/ours.py imports until it moves (issue 20)
+from .core.perft import perft
 
 SEEDS = ("Seeds: the five course projects BoardLab grew from, named in the agents' help: "
          "000 Jungle dark chess, 001 Reversi, 002 Sequence, 003 Xiangqi, 004 MiniChess "
@@ -24,6 +25,11 @@ SEEDS = ("Seeds: the five course projects BoardLab grew from, named in the agent
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Process-wide, so set here at the entry point and not by a library module: agents run
+    # small networks one position at a time and arena workers share the cores, where a
+    # second torch/BLAS thread per process only contends (measured 40x slower with 2 threads
+    # on a busy machine). Read by torch when it is imported, later; a user's own value wins.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -40,8 +46,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nboardlab: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `boardlab play ... | head`: the reader left, nothing is wrong
-        import os
-
         # Point stdout at /dev/null so Python's flush at exit does not fail a second time.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -333,8 +337,6 @@ def _describe_result(game: Game, returns: list[float], specs: list[str]) -> str:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    import os
-
     from rich.console import Console
 
     from .arena.report import print_table, to_json, write_report

@@ -326,7 +326,6 @@ class AlphaZeroAgent(Agent):
         import torch
 
         self.torch = torch
-        torch.set_num_threads(1)  # one small forward pass per simulation: threads only contend
         state = game.initial_state(0)
         while state.current_player() == CHANCE:
             state = state.child(state.chance_outcomes()[0][0])

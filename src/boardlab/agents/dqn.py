@@ -184,9 +184,6 @@ class DQNAgent(Agent):
         import torch
 
         self.torch = torch
-        # One move is one small forward pass: extra threads only contend with other work
-        # (arena workers, the trainer), measured 40x slower with 2 threads on a busy machine.
-        torch.set_num_threads(1)
         self.num_actions = game.num_actions
         self.planes = tuple(game.initial_state(0).encode(0).shape)
         self.inputs = int(np.prod(self.planes))
