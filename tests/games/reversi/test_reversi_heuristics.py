@@ -30,7 +30,7 @@ def test_weight_table_is_symmetric_with_corners_high_and_x_squares_low():
 
 
 def test_evaluators_are_named_for_the_generic_agents():
-    assert set(GAME.evaluators) == {"greedy", "minimax", "discs"}
+    assert set(GAME.evaluators) == {"greedy", "minimax", "discs", "mobility"}
 
 
 def test_positional_value_is_own_minus_opponent():

@@ -1,10 +1,7 @@
 """The compiled Reversi alpha-beta (search.py): in plain mode it plays exactly as the Python
 minimax agent without a table (same move, same value) for each heuristic it compiles, on
 positions of seeded games, forced passes and finished games inside the search included; its
-heuristics equal heuristics.py's; in engine mode it solves end games exactly.
-
-ReversiGame does not offer the hooks itself yet: `GAME` below is a subclass that wires them as
-the game will (the `mobility` heuristic and both compiled searches)."""
+heuristics equal heuristics.py's; in engine mode it solves end games exactly."""
 
 from __future__ import annotations
 
@@ -22,21 +19,7 @@ from boardlab.games.reversi.kernels import traced_playout
 from boardlab.testing import check_compiled_search
 
 
-class WiredReversi(ReversiGame):
-    """ReversiGame with the `mobility` heuristic and the compiled searches wired in."""
-
-    @property
-    def evaluators(self):
-        return {**super().evaluators, "mobility": mobility_value}
-
-    def compiled_minimax(self, evaluator: str):
-        return search.compiled_minimax(evaluator)
-
-    def compiled_quiescence(self, evaluator: str):
-        return search.compiled_quiescence(evaluator)
-
-
-GAME = WiredReversi()
+GAME = ReversiGame()
 HEURISTICS = {"minimax": positional_value, "discs": disc_difference, "mobility": mobility_value}
 
 

@@ -88,10 +88,22 @@ class ReversiGame(Game):
 
     @property
     def evaluators(self):
-        from .heuristics import disc_difference, positional_value
+        from .heuristics import disc_difference, mobility_value, positional_value
 
         return {"greedy": positional_value, "minimax": positional_value,
-                "discs": disc_difference}
+                "discs": disc_difference, "mobility": mobility_value}
+
+    def compiled_minimax(self, evaluator: str):
+        """The numba alpha-beta (search.py) with the Python agent's values."""
+        from .search import compiled_minimax
+
+        return compiled_minimax(evaluator)
+
+    def compiled_quiescence(self, evaluator: str):
+        """The numba alpha-beta with table cutoffs and end games solved (search.py)."""
+        from .search import compiled_quiescence
+
+        return compiled_quiescence(evaluator)
 
     def encode_batch(self, states, players) -> np.ndarray:
         """`encode` for many positions in one compiled call (batched training)."""
