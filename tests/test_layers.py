@@ -4,7 +4,7 @@
     games -> render -> core <- agents <- learn, arena <- faces (cli, web, interop, bench,
                                                                testing)
 
-with no cycle between the layers, and no module outside `games/` names a game."""
+with no cycle between the layers, and no file outside `games/` names a game."""
 
 from __future__ import annotations
 
@@ -194,82 +194,82 @@ def test_no_module_takes_a_private_name_from_another_package():
     assert wrong == [], "\n".join(wrong)
 
 
-# --- no module outside games/ names a game ---------------------------------------------------
+# --- no file outside games/ names a game ------------------------------------------------------
 
-# Prose is never checked: docstrings, comments and sentences in strings (`help="game spec,
-# e.g. jungle"`) may name games as examples.
-TYPING_NAMES = {"Sequence", "MutableSequence"}  # typing's, not the card game
+GAME_WORDS_BESIDES_NAMES = ("othello", "sequence")
+"""Words that name a game without being a registered name: OpenSpiel's name for Reversi, and
+the English word that is also a game's name (a series of moves is a `series` or a `line`)."""
+NOT_READ = ("games", "models")
+"""Folders of src/boardlab whose files may name games: the game packages themselves and the
+shipped weights (named by game); Python's `__pycache__` folders are not read either."""
 
 
 def game_words() -> list[str]:
-    return sorted({word for name in game_names() for word in re.split(r"[-_]", name)}
-                  - {"classic"})
+    """Every registered game's name (also written with `_` or nothing for its `-`), and
+    GAME_WORDS_BESIDES_NAMES, lower case."""
+    words = set(GAME_WORDS_BESIDES_NAMES)
+    for name in game_names():
+        words |= {name, name.replace("-", "_"), name.replace("-", "")}
+    return sorted(word.lower() for word in words)
 
 
-def docstring_nodes(tree: ast.AST) -> set[int]:
-    found = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if not isinstance(body, list):
+def text_of(path: Path) -> str | None:
+    """The file's text, or None for a binary file (a NUL byte, or not UTF-8)."""
+    data = path.read_bytes()
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def names_of_games_in(root: Path = PACKAGE) -> list[str]:
+    """`file:line: text` for every line of every text file under `root` outside NOT_READ that
+    contains a game word, case-insensitive, in code, docstrings, comments, help strings and
+    the web page alike: what `grep -rni` finds."""
+    pattern = re.compile("|".join(map(re.escape, game_words())), re.IGNORECASE)
+    found = []
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if (not path.is_file() or relative.parts[0] in NOT_READ
+                or "__pycache__" in relative.parts):
             continue
-        for k, statement in enumerate(body):  # a docstring, or an attribute's doc after it
-            if (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-                    and isinstance(statement.value.value, str)
-                    and (k == 0 or isinstance(body[k - 1], (ast.Assign, ast.AnnAssign)))):
-                found.add(id(statement.value))
+        text = text_of(path)
+        for number, line in enumerate((text or "").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{relative.as_posix()}:{number}: {line.strip()}")
     return found
 
 
-def names_of_games_in(path: Path, root: Path = PACKAGE) -> list[str]:
-    """Places where code names a game: an identifier or import path containing a game's name
-    (`reversi_batch`, `games.xiangqi.kernels`), or a string that is a game's name or spec
-    (`"minichess"`, `"jungle:no_capture_limit=60"`), as `if name == ...` or a table uses it."""
-    words = "|".join(game_words())
-    in_identifier = re.compile(rf"(?:^|[_.])({words})(?:[_.]|$)", re.IGNORECASE)
-    as_string = re.compile(rf"({'|'.join(map(re.escape, game_names()))})(:.*)?", re.DOTALL)
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    prose = docstring_nodes(tree)
-    found = []
-    for node in ast.walk(tree):
-        text = None
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if id(node) not in prose and as_string.fullmatch(node.value.strip()):
-                text = repr(node.value)
-        elif isinstance(node, ast.Name):
-            text = node.id
-        elif isinstance(node, ast.Attribute):
-            text = node.attr
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            text = node.name
-        elif isinstance(node, ast.arg):
-            text = node.arg
-        elif isinstance(node, ast.alias):
-            text = node.name
-        elif isinstance(node, ast.ImportFrom):
-            text = node.module
-        if text and text not in TYPING_NAMES and (text.startswith("'") or text.startswith('"')
-                                                  or in_identifier.search(text)):
-            found.append(f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}: {text}")
-    return found
+def test_no_file_outside_games_names_a_game():
+    """Game knowledge lives in the game's package: an example in a docstring or a help string
+    is built from the registry (`game_names()`) or written as GAME / NAME:param=value."""
+    found = names_of_games_in()
+    assert found == [], "name no game outside games/ (see GAME_WORDS_BESIDES_NAMES):\n" + \
+        "\n".join(found)
 
 
-def test_no_module_outside_games_names_a_game():
-    found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        relative = path.relative_to(PACKAGE).as_posix()
-        if not relative.startswith("games/"):
-            found += names_of_games_in(path)
-    assert found == [], "\n".join(found)
-
-
-def test_the_game_name_check_finds_a_table_and_an_import(tmp_path):
-    probe = tmp_path / "probe.py"
-    probe.write_text('from boardlab.games.reversi import kernels\n'
-                     'BATCH = {"reversi": 1}\n'
-                     'def f(name):\n    """Reversi, in prose, is fine."""\n'
-                     '    return name == "xiangqi:max_plies=60"\n', encoding="utf-8")
-    found = names_of_games_in(probe, tmp_path)
-    assert len(found) == 3 and not any("prose" in line for line in found), found
+def test_the_game_name_check_reads_every_text_file_but_no_game_package(tmp_path):
+    name = game_names()[0]
+    files = {
+        "agents/probe.py": f'"""Plays {name.upper()}, in prose."""\nfrom typing import Sequence\n',
+        "web/static/probe.js": "const x = 1;\n// like OpenSpiel's othello\n",
+        "web/static/probe.html": "<p>nothing to see</p>\n",
+        "docs.md": "clean\nclean\na sequence of moves\n",
+        "notes.txt": f"help: game spec, e.g. {name}:param=1\n",
+        f"games/{name}/game.py": f'name = "{name}"\n',
+        f"models/{name}-dqn.metrics.csv": f"{name}\n",
+        f"agents/__pycache__/probe.{name}.pyc": f"{name}\n",
+        "agents/weights.bin": f"\0{name}",
+        f"web/games/{name}.md": f"{name}\n",  # only the top folder games/ is a game's
+    }
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    where = [line.partition(": ")[0] for line in names_of_games_in(tmp_path)]
+    assert where == ["agents/probe.py:1", "agents/probe.py:2", "docs.md:3", "notes.txt:1",
+                     f"web/games/{name}.md:1", "web/static/probe.js:2"], where
 
 
 # --- one layout for a game package (docs/new-game.md) ---------------------------------------

@@ -13,18 +13,30 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
 
 from .agents.human import COMMANDS_HELP, command_of, legal_moves_text, short_error
 from .core.game import CHANCE, BoardLabError, Game, State
 from .core.perft import perft
 
-SEEDS = ("Seeds: the five course projects BoardLab grew from, named in the agents' help: "
-         "000 Jungle dark chess, 001 Reversi, 002 Sequence, 003 Xiangqi, 004 MiniChess "
-         "(README.md, the games table).")
+def seeds_line() -> str:
+    """The seed projects of the installed games (each declares its own, `Game.seed_project`),
+    which the agents' help cites by number; empty when no game declares one."""
+    from .core.registry import game_class, game_names
+
+    seeds = set()
+    for name in game_names():
+        try:
+            seeds.add(game_class(name).seed_project)
+        except Exception:  # one broken plug-in must not hide the others (`boardlab games`)
+            continue
+    seeds.discard("")
+    if not seeds:
+        return ""
+    return ("Seeds: the course projects BoardLab grew from, named in the agents' help: "
+            + ", ".join(sorted(seeds)) + " (README.md, the games table).")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     # Process-wide, so set here at the entry point and not by a library module: agents run
     # small networks one position at a time and arena workers share the cores, where a
     # second torch/BLAS thread per process only contends (measured 40x slower with 2 threads
@@ -76,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play one game, shown move by move",
         description="One game, the board shown after every move. A `human` seat types its "
                     "moves in the game's notation, or: " + COMMANDS_HELP + ".")
-    play.add_argument("game", help="game spec, e.g. jungle or jungle:no_capture_limit=60")
+    play.add_argument("game", help="game spec, NAME or NAME:param=value,... "
+                                      "(`boardlab games` lists them)")
     play.add_argument("agents", nargs="+", help="one agent spec per seat; `human` to play")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--time-per-move", type=float, default=None, metavar="S")
@@ -207,7 +220,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
         for param, default, help_text in describe_settings(cls.Settings):
             print(f"    {param}={default}  {help_text}")
     print("your own: path/to/file.py:ClassName[:param=value,...]")
-    print(SEEDS)
+    seeds = seeds_line()
+    if seeds:
+        print(seeds)
     return 0
 
 
@@ -519,15 +534,16 @@ def plot_values(results, number: int, spec: str, out: Path) -> None:
 
 
 def cmd_new_agent(args: argparse.Namespace) -> int:
-    from .agents.template import agent_file
+    from .agents.template import agent_file, example_game
 
     if not args.name.isidentifier() or not args.name[0].isupper():
         raise BoardLabError(f"new-agent: {args.name!r} is not a class name (e.g. MyBot)")
     path = Path(args.out or f"{args.name.lower()}.py")
     if path.exists() and not args.force:
         raise BoardLabError(f"new-agent: {path} exists; choose --out or add --force")
-    path.write_text(agent_file(args.name, str(path)))
-    print(f"wrote {path}; try: boardlab arena jungle {path}:{args.name} random greedy --games 20")
+    game = example_game()
+    path.write_text(agent_file(args.name, str(path), game))
+    print(f"wrote {path}; try: boardlab arena {game} {path}:{args.name} random greedy --games 20")
     return 0
 
 

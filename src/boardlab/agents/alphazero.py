@@ -30,9 +30,10 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
@@ -164,7 +165,7 @@ class PUCTSearch:
         """Per root (by id): the least and greatest PUCT score met anywhere in its tree (seed
         003, scheme 1 as the seed writes it)."""
 
-    def search_many(self, roots: Sequence[Node], sims: int, evaluate: Evaluate,
+    def search_many(self, roots: Collection[Node], sims: int, evaluate: Evaluate,
                     noise: Callable[[Node], None] | None = None,
                     clock: Clock | None = None) -> int:
         """`sims` simulations in every tree (0: no limit), one leaf per tree per step,

@@ -1,7 +1,7 @@
 """Deep Q-Network (Mnih et al. 2015; seed 000), with seed 001's residual and dueling options.
 
-The network maps `State.encode(player)` (flattened; Jungle: seed 000's 7x8x6 = 336 planes) to
-one Q-value per action of the game (Jungle: 280):
+The network maps `State.encode(player)` (flattened; the game's rules page gives its planes)
+to one Q-value per action of the game:
     h1 = ReLU(W1 s), h2 = Dropout(ReLU(W2 h1)), h3 = Dropout(ReLU(W3 h2)), Q = W4 h3
 Four fully connected layers as the seed draws them. Hidden width 128 (setting `hidden`): the
 seed gives none; on this project's shared 2-core machine a batch-64 update took 11 ms at
@@ -18,8 +18,8 @@ a match; in training it earns the invalid-action penalty). `lookahead=1` adds a 
 search: each legal action a is scored E[r(s, a) - gamma max_b Q_opp(s', b)], the game's DQN
 reward for the ply plus the opponent's best Q after it negated, chance outcomes averaged
 exactly; see docs/learning.md for both figures. A weights file records its trainer's
-`lookahead`, and the agent follows it unless the spec says otherwise (Reversi's DQN and Dueling
-DQN play the network alone, its MiniMax Dueling DQN searches). `DuelingDQNAgent` and
+`lookahead`, and the agent follows it unless the spec says otherwise (a game's rules page says
+which of its shipped networks search). `DuelingDQNAgent` and
 `MiniMaxDuelingDQNAgent` are the same agent with other default weights files
 (models/<game>-dueling-dqn.pt, models/<game>-minimax-dueling-dqn.pt).
 

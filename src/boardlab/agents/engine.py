@@ -1,9 +1,9 @@
 """Any engine process as an agent: UCI or UCCI (Fairy-Stockfish, ...) or the Go Text Protocol
-(GRhino for Reversi).
+(GRhino, ...).
 
-    engine:cmd=/usr/games/fairy-stockfish,variant=xiangqi,go=depth 1
-    engine:cmd=/usr/games/fairy-stockfish,go=nodes 2000           (minichess: the game's variant)
-    engine:cmd=/usr/games/gtp-rhino --level=3                       (reversi: GTP)
+    engine:cmd=/usr/games/fairy-stockfish,variant=VARIANT,go=depth 1
+    engine:cmd=/usr/games/fairy-stockfish,go=nodes 2000           (the game's own variant)
+    engine:cmd=/usr/games/gtp-rhino --level=3                       (GTP)
 
 The game declares how it is written for each protocol (`Game.engine_dialects`: move notation,
 the engine's variant name, a variants file), so nothing here knows a game by name.
@@ -54,7 +54,7 @@ class EngineSettings:
     go: str = "depth 1"
     """UCI/UCCI: the words after `go`, e.g. `depth 1`, `nodes 2000`, `movetime 100`."""
     variant: str = ""
-    """UCI_Variant to set; empty: the game's own name for the engine (xiangqi, i2pminichess)."""
+    """UCI_Variant to set; empty: the game's own name for the engine (`EngineDialect.variant`)."""
     variants_file: str = ""
     """A variants file (VariantPath); empty: the game's own, where it declares one."""
     options: str = ""

@@ -1,7 +1,8 @@
 """One-ply greedy: play the move whose resulting position the game's heuristic likes best.
 
-For Jungle this is seed 000's greedy agent with its heuristic H(s). A move that ends in a chance
-node (a reveal, a blind attack) is scored by the exact expectation over its outcomes.
+With a seed's own heuristic (an evaluator the game's rules page names) this is that seed's
+greedy agent. A move that ends in a chance node (a reveal, a blind attack) is scored by the
+exact expectation over its outcomes.
 """
 
 from __future__ import annotations

@@ -43,8 +43,8 @@ def command_of(text: str) -> str | None:
 
 def short_error(error: BaseException) -> str:
     """A game's refusal of a typed move, as one line for a person who sees the board: the
-    first line, without the position the game quotes for bug reports (a 64-character
-    Reversi position string, a board dump)."""
+    first line, without the position the game quotes for bug reports (a long position
+    string, a board dump)."""
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return _POSITION_TAIL.sub("", first).rstrip(" :,;")
 

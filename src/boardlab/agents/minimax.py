@@ -61,8 +61,8 @@ class MinimaxSettings:
     """Use the game's compiled search for this heuristic when it has one (same values)."""
     quiescence: bool = False
     """The game's compiled search with quiescence search, check extensions and table cutoffs
-    (stronger, other values); the strongest Xiangqi and MiniChess player here is
-    `minimax:depth=0,time=1,quiescence=true`."""
+    (stronger, other values); on the games that offer it, the strongest player here is
+    `minimax:depth=0,time=1,quiescence=true` (their rules pages)."""
 
     def __post_init__(self) -> None:
         if self.time < 0:
@@ -202,7 +202,7 @@ class MinimaxAgent(Agent):
             rate = self.nodes / max(self.clock.elapsed(), 1e-3) if self.nodes else 2e5
             # The kernel's table outlives the move, so the first iterations are answered from
             # it in no time with few nodes, and a rate measured on them starves the next one
-            # (seen on Reversi: 8 of 21 middle-game moves gave up after 0.01-0.06 s of 1 s).
+            # (seen on one game: 8 of 21 middle-game moves gave up after 0.01-0.06 s of 1 s).
             rate = max(rate, self.peak_rate)
             # Deeper iterations search slower nodes (more misses in the table): keep a margin.
             max_nodes = max(1000, int(NODE_BUDGET_SHARE * rate * remaining))
@@ -304,8 +304,8 @@ class DeepeningSettings(MinimaxSettings):
 class DeepeningAgent(MinimaxAgent):
     """Seed 004's iterative deepening: alpha-beta at depths 4, 6, 8, ... until time runs out.
 
-    As the seed writes it: the game's `minimax` heuristic (on MiniChess the seed's material
-    count), the deepest finished iteration's move. The same search as
+    As the seed writes it: the game's `minimax` heuristic (seed 004's is a material count),
+    the deepest finished iteration's move. The same search as
     `minimax:start_depth=4,step=2,depth=0,time=1`, under a name."""
 
     name = "deepening"

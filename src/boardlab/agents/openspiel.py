@@ -1,5 +1,5 @@
 """OpenSpiel's bots as agents: `openspiel:sims=1000,rollouts=1` is OpenSpiel's own Python
-`MCTSBot` (UCT with random rollouts) playing in our arena, e.g. on Reversi (its `othello`).
+`MCTSBot` (UCT with random rollouts) playing in our arena, on a game OpenSpiel also has.
 
 The game declares its OpenSpiel name and notation (`Game.engine_dialects`, protocol
 `openspiel`); moves cross between the two libraries as text (`d3`, `pass`), so both sides'

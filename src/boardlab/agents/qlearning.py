@@ -3,9 +3,9 @@
 The update, with the seed's alpha 0.1 and gamma 0.95:
     Q(s, a) <- Q(s, a) + alpha [r + gamma max_a' Q(s', a') - Q(s, a)]
 where s' is the learner's next decision (after the opponent's reply) and r the game's
-`qlearning` reward (its Game.learning_kit; for Jungle the seed's reward, games/jungle/rewards.py).
-The table key is the game's table key (Jungle: the seed's 7x8x4 state plus the side to move,
-as bytes); the agent imports no game.
+`qlearning` reward (its Game.learning_kit, described in the game package's rewards.py).
+The table key is the game's table key (the learning kit's `table_key`, e.g. the position plus
+the side to move, as bytes); the agent imports no game.
 
 Exact positions rarely repeat after the opening, so most decisions meet a state the table
 has never seen. Then the agent falls back (setting `fallback`) to Q(s, a) as it would be with

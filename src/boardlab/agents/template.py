@@ -2,7 +2,7 @@
 
 TEMPLATE = '''"""{name}: my first BoardLab agent. Edit `score`, then measure it:
 
-    boardlab arena jungle {path}:{cls} random greedy --games 20
+    boardlab arena {game} {path}:{cls} random greedy --games 20
 """
 
 from dataclasses import dataclass
@@ -48,6 +48,14 @@ class {cls}(boardlab.Agent):
 '''
 
 
-def agent_file(name: str, path: str) -> str:
-    """The text of a new agent file for class `name` saved at `path`."""
-    return TEMPLATE.format(name=name, cls=name, path=path)
+def example_game() -> str:
+    """A game to try a new agent on: the first installed one (`GAME` when none is)."""
+    from ..core.registry import game_names
+
+    return next(iter(game_names()), "GAME")
+
+
+def agent_file(name: str, path: str, game: str | None = None) -> str:
+    """The text of a new agent file for class `name` saved at `path`, its docstring's example
+    command playing `game` (default: `example_game()`)."""
+    return TEMPLATE.format(name=name, cls=name, path=path, game=game or example_game())

@@ -28,8 +28,9 @@ Choices, each stated once:
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple
 
 import numpy as np
 
@@ -74,7 +75,7 @@ CHI2_95 = 3.841458820694124
 """The 95% point of chi-square with one degree of freedom: the interval's deviance bound."""
 
 
-def bradley_terry_elo(results: Iterable[Any], agents: Sequence[str] | None = None,
+def bradley_terry_elo(results: Iterable[Any], agents: Collection[str] | None = None,
                       intervals: bool = True, prior_draws: float = PRIOR_DRAWS) -> list[Rating]:
     """Ratings, strongest first, from pair results.
 

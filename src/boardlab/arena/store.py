@@ -42,7 +42,7 @@ CREATE TABLE boardlab_schema (
 );
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,              -- canonical game spec (`jungle:no_capture_limit=60`)
+    game TEXT NOT NULL,              -- canonical game spec (`NAME:param=value`)
     seat0 TEXT NOT NULL,             -- agent spec in seat 0
     seat1 TEXT NOT NULL,             -- agent spec in seat 1
     pair_a TEXT NOT NULL,            -- the pair as the tournament listed it: a before b

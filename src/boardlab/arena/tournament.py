@@ -16,10 +16,11 @@ to the store, one transaction per game as results arrive.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import Any, Callable, Iterator, Literal
 
 from ..core.game import BoardLabError, ParseError
 from ..core.match import derive_seed
@@ -69,7 +70,7 @@ class TournamentResult:
         raise KeyError(f"{first!r} and {second!r} did not meet in this tournament")
 
 
-def round_robin_keys(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
+def round_robin_keys(game: str, agents: list[str], games_per_pair: int, seed: int,
                      time_per_move: float | None) -> Iterator[Task]:
     """Every game of the tournament, round by round (game k of every pair, then k + 1), so an
     interrupted run leaves every pair with about as many games."""
@@ -104,7 +105,7 @@ def run_tournament(game_spec: str, agent_specs: list[str], games_per_pair: int,
     row's boardlab_version and finished_at are left empty there, the store has them).
     """
     game = make_game(game_spec)
-    game_spec = game.spec  # canonical, so `jungle:no_capture_limit=40` and `jungle` share rows
+    game_spec = game.spec  # canonical: `NAME:param=default` and `NAME` share rows
     specs = _check_agents(agent_specs)
     built = {spec: make_agent(spec, game) for spec in specs}
     if game.num_players != 2:
@@ -238,7 +239,7 @@ def _finished_of(store: ResultStore, entry: TournamentEntry) -> set[GameKey]:
                                                   entry.time_per_move) if task.key in done}
 
 
-def _check_agents(agent_specs: Sequence[str]) -> list[str]:
+def _check_agents(agent_specs: Collection[str]) -> list[str]:
     if isinstance(agent_specs, str) or len(agent_specs) < 2:
         raise ParseError(f"a tournament needs at least two agents, got {list(agent_specs)!r}")
     specs = []
@@ -291,7 +292,7 @@ class _ProgressBar:
 
 # --- results ------------------------------------------------------------------------------
 
-def tournament_result(store: ResultStore, game_spec: str, agent_specs: Sequence[str],
+def tournament_result(store: ResultStore, game_spec: str, agent_specs: Collection[str],
                       games_per_pair: int, seed: int = 0, time_per_move: float | None = None,
                       intervals: bool = True, resamples: int | None = None) -> TournamentResult:
     """The result of a tournament from the games the store holds for it (any subset).

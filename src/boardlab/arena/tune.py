@@ -3,7 +3,7 @@ agent with and without the change, keep the better").
 
 A tuned parameter is either a field of the agent's settings (`minimax:depth=2`, `--param
 depth=1:3`) or a weight of the agent's evaluator when the game's `evaluators` mapping offers
-`parameters(name)` (Sequence: `greedy/place_bias=0.3/...`, see games/sequence/heuristics.py);
+`parameters(name)` (`EVALUATOR/weight=0.3/...`, see the game package's heuristics.py);
 the tuner writes the latter into the agent's `eval` parameter, so every point it visits is an
 ordinary agent spec that `make_agent` rebuilds.
 
@@ -24,8 +24,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import typing
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable
 
 from ..core.game import Game, ParseError
 from ..core.registry import agent_class, make_agent, split_params
@@ -78,7 +79,7 @@ def parse_param(text: str) -> Param:
     return Param(name, low, high)
 
 
-def hill_climb(params: Sequence[Param], start: Values, score: Callable[[Values, Values, int,
+def hill_climb(params: Collection[Param], start: Values, score: Callable[[Values, Values, int,
                int], float], rounds: int = 3, step: float = 0.1,
                on_step: Callable[[Step], None] | None = None,
                threshold: float = 0.5) -> Values:
@@ -128,7 +129,7 @@ class AgentSpace:
     """The agent spec `base` with some parameters free: `spec(values)` writes a point as a
     spec string, `start` holds the values the base spec (or the defaults) gives them."""
 
-    def __init__(self, game: Game, base: str, params: Sequence[Param]) -> None:
+    def __init__(self, game: Game, base: str, params: Collection[Param]) -> None:
         self.game = game
         name, _, param_text = base.strip().partition(":")
         if not name:
@@ -215,7 +216,7 @@ class TuneResult:
     steps: list[Step]
 
 
-def tune(game_spec: str, agent_spec: str, params: Sequence[Param], rounds: int = 3,
+def tune(game_spec: str, agent_spec: str, params: Collection[Param], rounds: int = 3,
          games: int = 20, step: float = 0.1, seed: int = 0, db_path: str = "tune.sqlite",
          workers: int = 1, on_step: Callable[[Step, str, str], None] | None = None,
          margin: float = 0.0) -> TuneResult:

@@ -21,12 +21,12 @@ def add_tune_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "one (seats alternating) and keep the change if it scores more than 0.5 "
                     "(plus --margin standard errors). Games are stored in --db, so the same "
                     "command run again resumes.")
-    parser.add_argument("game", help="game spec, e.g. sequence")
+    parser.add_argument("game", help="game spec (`boardlab games` lists them)")
     parser.add_argument("agent", help="agent spec to start from, e.g. minimax:depth=2 or greedy")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=LOW:HIGH",
                         help="a parameter to tune and its range (repeat for several); a "
                              "settings field (depth=1:4) or an evaluator weight "
-                             "(PLACE_BIAS=-1:1 for Sequence greedy)")
+                             "(WEIGHT=-1:1, where the game's evaluator offers its weights)")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the parameters")
     parser.add_argument("--games", type=int, default=20, help="games per comparison")
     parser.add_argument("--step", type=float, default=0.1,

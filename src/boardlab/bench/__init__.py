@@ -13,7 +13,8 @@ figure over theirs as a ratio: on a shared machine only ratios from one run mean
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Collection
+from typing import Callable
 
 from ..core.game import ParseError
 from .timing import Figure, Job, Skip, attach_ratios, run_jobs
@@ -39,7 +40,7 @@ def loadable_games() -> list[str]:
     return names
 
 
-def plan(games: Sequence[str] | None, peers: bool, quick: bool) -> list[Job]:
+def plan(games: Collection[str] | None, peers: bool, quick: bool) -> list[Job]:
     """The jobs for `games` (all loadable games if None), ours first, then the peers'."""
     from ..core.registry import make_game
     from . import alphazero, network, ours, train
@@ -61,10 +62,10 @@ def plan(games: Sequence[str] | None, peers: bool, quick: bool) -> list[Job]:
     return jobs
 
 
-def run_bench(games: Sequence[str] | None = None, peers: bool = False, quick: bool = False,
+def run_bench(games: Collection[str] | None = None, peers: bool = False, quick: bool = False,
               repeat: int | None = None,
               on_figure: Callable[[Figure], None] | None = None,
-              tasks: Sequence[str] | None = None) -> list[Figure]:
+              tasks: Collection[str] | None = None) -> list[Figure]:
     """Measure every job of `plan(...)` (only those whose task is in `tasks`, if given);
     each figure is the median of `repeat` samples (default 5, or 2 with `quick`).
     `on_figure` sees each figure once its game is done."""

@@ -7,7 +7,7 @@ For every game with a learning kit (`Game.learning_kit`):
   before (one game, batch-1 forwards, a gradient step per transition) as the denominator;
 - `train-qlearning` (env steps/s): the tabular trainer, one episode at a time.
 Both DQN runs use one network shape (128 wide, 2 residual fully connected blocks, no
-dropout: the shipped Reversi DQN's) and self-play, start past the replay warm-up (setup is
+dropout: a shipped DQN's shape) and self-play, start past the replay warm-up (setup is
 not timed), and time whole steps of the training loop: acting, the games, replay and updates.
 """
 

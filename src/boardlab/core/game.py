@@ -7,8 +7,9 @@ explicit player, returns per player) but small, typed and Pythonic. See DESIGN.m
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -63,6 +64,10 @@ class Game:
 
     name: ClassVar[str] = ""
     Settings: ClassVar[type] = type(None)
+    seed_project: ClassVar[str] = ""
+    """The course project whose rules this game implements, as its number and title (`NNN
+    Title`): agents' and trainers' help cite seeds by number, and `boardlab agents` lists the
+    installed games' seeds. Empty (the default): the game comes from no seed."""
 
     def __init__(self, settings: Any = None, **params: Any) -> None:
         if settings is None:
@@ -127,7 +132,7 @@ class Game:
         and the game's named reward functions; None = the learners cannot train here."""
         return None
 
-    def encode_batch(self, states: Sequence["State"], players: Sequence[int]) -> np.ndarray:
+    def encode_batch(self, states: list["State"], players: list[int]) -> np.ndarray:
         """`states[i].encode(players[i])` for every i, stacked (len(states), *shape) float32.
 
         Batched training calls this once per step for hundreds of games; a game may override
@@ -163,7 +168,8 @@ class Game:
 
     @property
     def spec(self) -> str:
-        """The spec string that rebuilds this game, e.g. `jungle:no_capture_limit=60`."""
+        """The spec string that rebuilds this game: `NAME:param=value,...`, naming only the
+        settings that differ from the defaults."""
         changed = []
         default = self.Settings()
         for f in fields(self.settings) if self.settings is not None else []:
@@ -188,7 +194,7 @@ class Renderer(Protocol):
     def picture(self, state: Any, viewer: int | None = None) -> Any:
         """A `boardlab.render.Picture` of `state` as seat `viewer` may see it (None: all)."""
 
-    def action_cells(self, state: Any, action: int) -> Sequence[int]:
+    def action_cells(self, state: Any, action: int) -> Collection[int]:
         """The cells of the picture a person clicks to play `action` (none for a pass)."""
 
 

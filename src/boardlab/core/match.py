@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import traceback
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from .agent import Agent, Clock
 from .game import CHANCE, Game, State
@@ -63,7 +63,7 @@ def derive_seed(*parts: Any) -> int:
 
 def play_match(
     game: Game,
-    agents: Sequence[Agent],
+    agents: list[Agent],
     seed: int = 0,
     time_per_move: float | None = None,
     grace: float = DEFAULT_GRACE,
@@ -108,7 +108,7 @@ def play_match(
     return record
 
 
-def draw_outcome(outcomes: Sequence[tuple[int, float]], draw: float) -> int:
+def draw_outcome(outcomes: list[tuple[int, float]], draw: float) -> int:
     """The chance outcome whose cumulative probability first exceeds `draw` (uniform in
     [0, 1)). Every part of BoardLab that samples chance (the match runner, MCTS, AlphaZero's
     search and self-play, the web page) draws this way, so one seed gives the same outcome."""

@@ -141,7 +141,7 @@ def coerce(text: str, kind: Any, where: str) -> Any:
 
 
 def make_game(spec: str) -> Game:
-    """`jungle` or `jungle:no_capture_limit=60` -> a Game."""
+    """A game spec, `NAME` or `NAME:param=value,...` -> a Game."""
     if not isinstance(spec, str) or not spec.strip():
         raise ParseError("empty game spec")
     name, _, param_text = spec.strip().partition(":")

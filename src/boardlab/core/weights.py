@@ -1,7 +1,7 @@
 """Shipped weights: package data in `boardlab/models/`, found through `importlib.resources`.
 
-A shipped file is named `<game>-<kind><suffix>` (`jungle-dqn.pt`, `jungle-qlearning.npz`,
-`reversi-minimax-dueling-dqn.pt`), beside its training record (`.metrics.csv`, `.curve.png`).
+A shipped file is named `<game>-<kind><suffix>` (`GAME-dqn.pt`, `GAME-qlearning.npz`,
+`GAME-minimax-dueling-dqn.pt`), beside its training record (`.metrics.csv`, `.curve.png`).
 Agents load it when their `weights` setting is empty, so a plain `pip install boardlab` plays
 `dqn`, `qlearning` and `alphazero` from any folder. Below them, the one way BoardLab writes
 and reads a weights or checkpoint file (`save_payload`, `load_payload`), for agents and

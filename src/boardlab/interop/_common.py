@@ -12,7 +12,7 @@ from ..core.registry import make_game
 
 
 def as_game(game_spec: str | Game) -> Game:
-    """A game spec string (`sequence:num_players=4`) or an already built Game -> a Game."""
+    """A game spec string (`NAME` or `NAME:param=value,...`) or an already built Game -> a Game."""
     return game_spec if isinstance(game_spec, Game) else make_game(game_spec)
 
 

@@ -63,7 +63,7 @@ class BoardLabEnv(gym.Env):
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         # Every episode seed (chance, views, opponents) comes from Gymnasium's np_random, so a
-        # seeded reset replays the same episode and an unseeded one continues the sequence.
+        # seeded reset replays the same episode and an unseeded one continues the series.
         game_seed = int(self.np_random.integers(2**31))
         self.state = self.game.initial_state(game_seed)
         self._chance_rng, self._view_rngs = episode_rngs(game_seed, self.game.num_players)

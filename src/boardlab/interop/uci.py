@@ -1,6 +1,6 @@
-"""A BoardLab agent as a UCI (minichess) or UCCI (xiangqi) engine on stdin/stdout.
+"""A BoardLab agent as a UCI or UCCI engine on stdin/stdout, for a game that declares either.
 
-`boardlab uci minichess minimax:depth=3` or `python -m boardlab.interop.uci xiangqi mcts`.
+`boardlab uci GAME AGENT` or `python -m boardlab.interop.uci GAME AGENT` (docs/interop.md).
 Commands understood (either protocol's greeting is accepted, and answered in kind):
 
   uci | ucci                 id name/author, then uciok | ucciok
@@ -14,9 +14,9 @@ Commands understood (either protocol's greeting is accepted, and answered in kin
   stop                       the search ends as soon as the agent looks at its clock
   quit                       ends the engine (after the running search, stopped)
 
-Moves are written as the game declares for the protocol spoken (`Game.engine_dialects`):
-xiangqi in UCCI uses ICCS `h2e2`, in UCI Fairy-Stockfish's `h3e3` (ranks 1-10); minichess
-`a2a3`; a game that declares nothing uses its own notation. The protocol before any greeting is
+Moves are written as the game declares for the protocol spoken (`Game.engine_dialects`: a
+game may write a move one way in UCCI and another in UCI, its rules page says how); a game
+that declares nothing uses its own notation. The protocol before any greeting is
 the game's first declared UCI or UCCI one. FEN is the game's `to_text` notation. The search
 runs in a thread against a `Clock` whose budget comes from `go`; `stop` sets that budget to
 zero. `depth D` sets the agent's `depth` parameter for that search when the agent has one. A

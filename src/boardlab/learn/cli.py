@@ -28,10 +28,10 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "For alphazero an episode is a whole iteration (self-play, training, "
                     "gate): --episodes counts iterations, minutes= in --params stops early, "
                     "and an --out without a suffix is a directory (DIR/weights.pt).")
-    train.add_argument("game", help="game spec, e.g. jungle")
+    train.add_argument("game", help="game spec (`boardlab games` lists them)")
     train.add_argument("agent", choices=ALGORITHMS)
     train.add_argument("--out", required=True, help="weights file to write, e.g. "
-                       "jungle-dqn.pt, jungle-qlearning.npz or xiangqi-alphazero.pt (for "
+                       "GAME-dqn.pt, GAME-qlearning.npz or GAME-alphazero.pt (for "
                        "alphazero a path without a suffix is a directory: DIR/weights.pt)")
     train.add_argument("--episodes", type=int, default=2000, help="total episodes (default 2000)")
     train.add_argument("--seed", type=int, default=0)

@@ -7,8 +7,8 @@ Read top to bottom like CleanRL's dqn.py: settings, then the loop of `advance`:
                 transitions; the target network is copied every `target_sync` episodes;
                 epsilon decays per finished episode (the seed's schedule).
 The network, its options (residual blocks, dueling heads) and the weights files are the
-agent's (agents/dqn.py); the reward is the game's (its learning kit): seed 000's for Jungle,
-seed 001's R(p) or its MiniMax variant R(p_current) - R(p_next) for Reversi.
+agent's (agents/dqn.py); the reward is the game's (its learning kit, described in the game
+package's rewards.py).
 
 `envs=1, train_every=1` is the sequential loop BoardLab had before (one game, batch-1
 forwards, an update per learner step); `boardlab bench` measures it beside the vectorized one.
@@ -70,9 +70,8 @@ class DQNTraining:
     """Opponents mixed by weight, spec@weight joined by +; `self` is self-play (the seeds'
     training). Empty = `--opponent` of the command, else random@0.3+greedy@0.4+self@0.3."""
     reward: str = "dqn"
-    """The game's reward function (its learning kit): jungle dqn (seed 000's DQN table) or
-    qlearning (seed 000's full reward with R_Pos); reversi dqn (seed 001's R(p)) or minimax
-    (R(p_current) - R(p_next), the MiniMax Dueling DQN's)."""
+    """The game's reward function, by name: one of its learning kit's `rewards` (the game
+    package's rewards.py describes each)."""
     reply_penalty: bool = True
     """Count own pieces the opponent takes in its reply as `be captured` (docs/learning.md);
     false keeps only the reply's terminal reward."""

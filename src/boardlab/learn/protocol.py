@@ -5,7 +5,7 @@ resuming from the checkpoint, evaluation against random and greedy at fixed seed
 weights a user plays with, the metrics CSV, and callbacks through which the command line
 draws progress and curves (this module prints and plots nothing).
 
-Files for `out` (e.g. reversi-dqn.pt; the shipped files live in src/boardlab/models/):
+Files for `out` (e.g. GAME-dqn.pt; the shipped files live in src/boardlab/models/):
 - out: the weights a user plays with, written at every evaluation and at the end;
 - out.ckpt (+ out.ckpt.json for Q tables): the whole training state (network, target,
   optimizer, replay buffer, counters, random generators), written between episodes: a

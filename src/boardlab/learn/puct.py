@@ -26,8 +26,9 @@ from __future__ import annotations
 import copy
 import math
 import warnings
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 from numba import njit
@@ -194,7 +195,7 @@ class ArrayForest:
         for name in ("edge_action", "edge_prior", "edge_child"):
             setattr(self, name, np.resize(getattr(self, name), size))
 
-    def _expand(self, nodes: list[int], states: Sequence[State], evaluate: Evaluate,
+    def _expand(self, nodes: list[int], states: Collection[State], evaluate: Evaluate,
                 ) -> np.ndarray:
         """Evaluate `states` in one network call, give their nodes edges; returns the values
         from player 0's side."""
@@ -215,7 +216,7 @@ class ArrayForest:
         values = np.asarray(values, dtype=np.float64)
         return np.where(movers == 0, values, -values)
 
-    def search(self, states: Sequence[State], sims: int, evaluate: Evaluate,
+    def search(self, states: Collection[State], sims: int, evaluate: Evaluate,
                noise: Callable[[np.ndarray], np.ndarray] | None = None) -> list[RootResult]:
         """`sims` simulations from each of `states` (decision nodes, not over), one leaf per
         tree per step and all new leaves evaluated in one call. `noise(priors)` returns the
@@ -319,12 +320,12 @@ def pick_move(result: RootResult, temperature: float, rng: Any) -> int:
     return max(range(len(visits)), key=lambda i: (visits[i], result.priors[i]))
 
 
-def frozen(network: Any, shape: Sequence[int], bfloat16: bool = False) -> Any:
+def frozen(network: Any, shape: Collection[int], bfloat16: bool = False) -> Any:
     """The network for inference only, compiled by TorchScript: batch norms folded into the
-    convolutions and oneDNN kernels (measured 1.8-2x the module on Reversi's and Xiangqi's
-    nets at batch 64; the outputs agree to float rounding). `bfloat16` computes in bfloat16
-    inside (another 1.3-1.5x where the CPU has bfloat16 units, outputs within ~5e-4),
-    float32 in and out. `shape`: one input's (planes, height, width)."""
+    convolutions and oneDNN kernels (measured 1.8-2x the module on two games' nets at batch
+    64; the outputs agree to float rounding). `bfloat16` computes in bfloat16 inside (another
+    1.3-1.5x where the CPU has bfloat16 units, outputs within ~5e-4), float32 in and out.
+    `shape`: one input's (planes, height, width)."""
     import torch
     from torch import nn
 

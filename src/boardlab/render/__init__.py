@@ -1,7 +1,7 @@
 """Boards as pictures: a drawing library the games use, and `svg(state)` for any game.
 
 A game declares its picture through the hook `Game.renderer()` (core/game.py), which returns
-its package's drawing module (`games/reversi/render.py`) with two functions:
+its package's drawing module (`games/<game>/render.py`) with two functions:
 
 - `picture(state, viewer) -> Picture`: the board as a grid of cells and pieces (grid.py draws
   it). `viewer` is the seat whose eyes the picture is for, or None for a spectator who sees

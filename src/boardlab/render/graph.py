@@ -12,15 +12,15 @@ the legend says by how much; a decided search (a win found) is drawn at the edge
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from html import escape
-from typing import Sequence
 
 DECIDED = 1e5
 """A value this large is a proven result, not an evaluation."""
 COLOURS = ("#c0392b", "#2c5aa0", "#2f855a", "#8a5a00")
 
 
-def scaled_series(points: Sequence[tuple[int, int, float]], seats: int
+def scaled_series(points: Collection[tuple[int, int, float]], seats: int
                   ) -> list[tuple[list[tuple[int, float]], float]]:
     """Per seat: its points with values in [-1, 1] and the divisor used (1 if none)."""
     out = []
@@ -32,7 +32,7 @@ def scaled_series(points: Sequence[tuple[int, int, float]], seats: int
     return out
 
 
-def value_graph_svg(points: Sequence[tuple[int, int, float]], names: Sequence[str],
+def value_graph_svg(points: Collection[tuple[int, int, float]], names: list[str],
                     plies: int, width: int = 420, height: int = 150) -> str:
     """The graph as an SVG document; `names[seat]` labels each seat's line."""
     left, right, top, bottom = 34, 10, 10, 34

@@ -9,10 +9,11 @@ clickable and mark legal moves without knowing anything about the game.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from html import escape
 import textwrap
-from typing import Iterable, Literal, Sequence
+from typing import Iterable, Literal
 
 CELL = 56
 """Pixels per cell in the SVG's own coordinates (the page scales the picture)."""
@@ -40,10 +41,10 @@ class Piece:
     face_down: bool = False
     """A hidden piece: drawn with a hatched back instead of a plain disc."""
     size: float = 1.0
-    """Disc size relative to the usual (Sequence's chips are smaller, to show the card)."""
+    """Disc size relative to the usual (smaller chips leave room for what the square shows)."""
     icon: str = ""
-    """Key of a drawing in `Picture.icons` shown on the disc instead of the label (Jungle's
-    animals); `small` still goes under it."""
+    """Key of a drawing in `Picture.icons` shown on the disc instead of the label (an
+    animal, say); `small` still goes under it."""
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Picture:
     """square_names[cell]: the cell's name in the game's notation."""
     pieces: dict[int, Piece] = field(default_factory=dict)
     style: Literal["checkered", "plain", "points"] = "checkered"
-    """`points`: pieces stand on line crossings (xiangqi), otherwise inside squares."""
+    """`points`: pieces stand on line crossings, otherwise inside squares."""
     light: str = "#f0d9b5"
     dark: str = "#b58863"
     line: str = "#333"
@@ -65,21 +66,21 @@ class Picture:
     rank_labels: list[str] = field(default_factory=list)
     """Labels beside the rows, top to bottom as drawn unflipped."""
     cell_fills: dict[int, str] = field(default_factory=dict)
-    """Cells drawn in another colour (Jungle's home rows, say)."""
-    extra_lines: Sequence[tuple[float, float, float, float]] = field(default_factory=list)
-    """Lines from (row, col) to (row, col) in cell units (xiangqi's palace diagonals)."""
+    """Cells drawn in another colour (home rows, say)."""
+    extra_lines: Collection[tuple[float, float, float, float]] = field(default_factory=list)
+    """Lines from (row, col) to (row, col) in cell units (a palace's diagonals, say)."""
     banner: str = ""
-    """Text written across the middle of the board between two rows (xiangqi's river)."""
+    """Text written across the middle of the board between two rows (a river, say)."""
     banner_after_row: int = -1
     caption: str = ""
     """One line under the board (disc counts, whose turn)."""
     cell_labels: dict[int, tuple[str, str]] = field(default_factory=dict)
-    """Small (text, colour) printed in a cell's top-left corner (Sequence's cards)."""
+    """Small (text, colour) printed in a cell's top-left corner (a square's card, say)."""
     icons: dict[str, str] = field(default_factory=dict)
     """Drawings pieces refer to by key: SVG path data in a 100 x 100 box, defined once."""
     card_rows: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
     """Rows of playing cards drawn under the board: (title, [(card text, colour)])
-    (Sequence's draft and hand)."""
+    (a draft and a hand, say)."""
 
 
 def cell_center(picture: Picture, cell: int, flipped: bool) -> tuple[float, float]:
@@ -97,8 +98,8 @@ CARD_W, CARD_H, CARD_ROW = 34, 46, 66
 
 
 def to_svg(picture: Picture, last_cells: Iterable[int] = (), highlights: Iterable[int] = (),
-           flipped: bool = False, *, heat: Sequence[HeatLayer] = (),
-           arrows: Sequence[tuple[int, ...]] = ()) -> str:
+           flipped: bool = False, *, heat: Collection[HeatLayer] = (),
+           arrows: Collection[tuple[int, ...]] = ()) -> str:
     """The picture as an SVG document (a string), the last move and `highlights` marked.
 
     `heat`: layers drawn over the cells, each in a `<g class="heat" data-kind=...>` the page
@@ -169,7 +170,7 @@ def _heat(picture: Picture, kind: str, cells: dict[int, tuple[float, str]],
     return "".join(parts)
 
 
-def _arrows(picture: Picture, moves: Sequence[tuple[int, ...]], flipped: bool) -> str:
+def _arrows(picture: Picture, moves: Collection[tuple[int, ...]], flipped: bool) -> str:
     """The principal variation: move 1 solid, later ones lighter, each numbered."""
     parts = ['<g class="pv" pointer-events="none">']
     for number, cells in enumerate(moves, 1):
@@ -312,7 +313,7 @@ def _labels(picture: Picture, flipped: bool) -> list[str]:
 
 
 def _points_board(picture: Picture, flipped: bool) -> list[str]:
-    """Lines through the cell centres, as a xiangqi board is drawn."""
+    """Lines through the cell centres, for pieces that stand on the crossings."""
     rows, cols = picture.rows, picture.cols
     x0, y0 = MARGIN + CELL / 2, MARGIN + CELL / 2
     x1, y1 = x0 + (cols - 1) * CELL, y0 + (rows - 1) * CELL

@@ -34,7 +34,8 @@ PAGES = {"/": "index.html", "/replay": "replay.html", "/tournament": "tournament
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(description="game spec, e.g. `jungle` or `xiangqi:max_plies=60`")
+    game: str = Field(description="game spec, `NAME` or `NAME:param=value,...` "
+                               "(GET /api/games lists the games)")
     seats: list[str] = Field(description="one per seat: `human` or an agent spec")
     seed: int = 0
     time_per_move: float | None = None

@@ -45,7 +45,7 @@ class Results:
     def list_games(self, game: str | None = None, offset: int = 0,
                    limit: int = 100) -> dict[str, Any]:
         rows = self._rows(with_moves=False)
-        # `game` may be a spec (`jungle:no_capture_limit=12`) or a name (every jungle game).
+        # `game` may be a spec (`NAME:param=value`) or a name (every game of that name).
         numbered = [(n, row) for n, row in enumerate(rows)
                     if game is None or game in (row.key.game, row.key.game.partition(":")[0])]
         shown = numbered[offset:offset + limit]

@@ -324,7 +324,7 @@ class Session:
 
     def _last_marked(self) -> tuple[Step | None, list[int]]:
         """The last decision, and the cells to outline: those of the latest move with cells
-        in the last mover's turn (a Sequence chip, not the draft that ends the turn)."""
+        in the last mover's turn (a chip placed, not the card drawn that ends the turn)."""
         decisions = [step for step in self.history if step.mover != CHANCE]
         if not decisions:
             return None, []

@@ -55,6 +55,7 @@ class JungleDarkSettings:
 class JungleDarkGame(Game):
     name = "jungle"
     Settings = JungleDarkSettings
+    seed_project = "000 Jungle dark chess"
 
     @property
     def facts(self) -> GameFacts:

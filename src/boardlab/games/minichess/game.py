@@ -40,6 +40,7 @@ class MiniChessSettings:
 class MiniChessGame(Game):
     name = "minichess"
     Settings = MiniChessSettings
+    seed_project = "004 MiniChess"
 
     @property
     def facts(self) -> GameFacts:

@@ -41,6 +41,7 @@ class ReversiSettings:
 class ReversiGame(Game):
     name = "reversi"
     Settings = ReversiSettings
+    seed_project = "001 Reversi"
 
     @property
     def facts(self) -> GameFacts:

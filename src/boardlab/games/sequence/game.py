@@ -52,6 +52,7 @@ class SequenceSettings:
 class SequenceGame(Game):
     name = "sequence"
     Settings = SequenceSettings
+    seed_project = "002 Sequence"
 
     @property
     def facts(self) -> GameFacts:

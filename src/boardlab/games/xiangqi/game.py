@@ -44,6 +44,7 @@ class XiangqiSettings:
 class XiangqiGame(Game):
     name = "xiangqi"
     Settings = XiangqiSettings
+    seed_project = "003 Xiangqi"
 
     @property
     def facts(self) -> GameFacts:

@@ -53,7 +53,7 @@ function buildSeats() {
   const box = byId("seats");
   const before = seatSpecs();
   box.innerHTML = "";
-  // A game whose player count is a parameter (Sequence's num_players=4) gets that many seats.
+  // A game whose player count is a parameter (num_players) gets that many seats.
   const asked = parseInt((byId("game-p-num_players") || {}).value || "", 10);
   const players = asked >= 1 ? Math.min(8, asked) : game && game.players ? game.players : 2;
   for (let seat = 0; seat < players; seat++) {
