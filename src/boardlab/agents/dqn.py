@@ -78,17 +78,19 @@ class DQNSettings:
     reward: str = ""
     """The game's reward function the one-ply search adds (Game.learning_kit); empty = the one
     the weights were trained with (recorded in the file), else `dqn`."""
-    arch: str = "seed"
+    arch: str = ""
     """`seed`: the fully connected network above (seed 000, seed 001's options); `conv`:
     `conv_layers` 3x3 convolutions over the game's input planes first, weights shared across
-    squares (not the seeds'), then the same fully connected layers and heads."""
+    squares (not the seeds'), then the same fully connected layers and heads. Empty = the
+    game's default network (its learning kit's `dqn_network`, else `seed`). Naming an arch
+    other than the default plays models/<game>-dqn-<arch>.pt where no weights are given."""
     conv_layers: int = 3
     """Convolutions of `arch=conv`."""
     channels: int = 32
     """Channels of each convolution of `arch=conv`."""
 
     def __post_init__(self) -> None:
-        if self.arch not in ARCHITECTURES:
+        if self.arch and self.arch not in ARCHITECTURES:
             raise ValueError(f"arch must be one of {', '.join(ARCHITECTURES)}, not {self.arch!r}")
         if self.conv_layers < 1 or not 1 <= self.channels <= MAX_HIDDEN:
             raise ValueError(f"conv_layers must be >= 1 and channels in 1..{MAX_HIDDEN}")
@@ -110,6 +112,22 @@ ARCHITECTURE_FIELDS = ("hidden", "dropout", "residual_blocks", "dueling", "arch"
                        "conv_layers", "channels")
 """Settings that shape the network: stored in the weights file, restored on load (a file
 from before `arch` existed holds only the first four and is the seed's network)."""
+
+
+def default_network(game: Game) -> dict[str, Any]:
+    """The architecture settings of `game`'s default DQN network (its learning kit's
+    `dqn_network`, parsed and checked); empty for the seeds' network."""
+    kit = game.learning_kit()
+    if kit is None or not kit.dqn_network:
+        return {}
+    from ..core.registry import build_settings, split_params
+
+    given = split_params(kit.dqn_network, f"{game.name} dqn_network")
+    if not set(given) <= {"arch", "conv_layers", "channels"}:
+        raise BoardLabError(f"{game.name} dqn_network may set arch, conv_layers and channels, "
+                            f"not {kit.dqn_network!r}")
+    settings = build_settings(DQNSettings, given, f"{game.name} dqn_network")
+    return {key: getattr(settings, key) for key in given}
 
 
 def build_network(inputs: int, actions: int, hidden: int, dropout: float,
@@ -190,12 +208,21 @@ class DQNAgent(Agent):
         weights = self.settings.weights
         self.trained_reward = "dqn"
         self.recorded_lookahead = 1
+        suffix, train = self.weights_suffix, self.train_args
+        default = default_network(game)
+        arch = self.settings.arch
+        if arch and arch != default.get("arch", "seed"):  # not the default: its own file
+            suffix = f"-{arch}{suffix}"
+            train += f",arch={arch}" if "--params" in train else f" --params arch={arch}"
+        if not self.settings.arch:
+            for key, value in {"arch": "seed", **default}.items():
+                setattr(self.settings, key, value)
         if weights.lower() == "none":
             torch.manual_seed(self.settings.seed)
             self.network = self._build()
         else:
             path = Path(weights) if weights else shipped_weights(
-                game.name, self.weights_kind, self.weights_suffix, self.train_args,
+                game.name, self.weights_kind, suffix, train,
                 cannot_train=None if game.learning_kit() else
                 f"{game.name} declares no learning kit (Game.learning_kit)")
             self.network = self.load(path)

@@ -36,10 +36,15 @@ class RewardFunction:
 
 @dataclass(frozen=True)
 class LearningKit:
-    """A table key for tabular learners and the game's named reward functions."""
+    """A table key for tabular learners, the game's named reward functions, and the DQN
+    network the game plays and trains by default."""
 
     table_key: Callable[["State"], bytes]
     rewards: dict[str, RewardFunction]
+    dqn_network: str = ""
+    """The shape of the game's default DQN network where a spec names no `arch`, as agent
+    settings `arch=...,conv_layers=...,channels=...` (agents/dqn.py); empty = the seeds'
+    fully connected network. A network of another `arch` ships as models/<game>-dqn-<arch>.pt."""
 
     def reward(self, name: str, game: "Game") -> RewardFunction:
         if name not in self.rewards:
