@@ -1,4 +1,5 @@
-"""The array search (learn/puct.py) against the reference PUCTSearch on seeded positions."""
+"""The array search (learn/puct.py), its leaves made by States or by the game's array rules,
+against the reference PUCTSearch on seeded positions."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from boardlab import make_game
 torch = pytest.importorskip("torch")
 
 from boardlab.agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch  # noqa
-from boardlab.learn.puct import ArrayForest, frozen, pick_move, result_of  # noqa: E402
+from boardlab.learn.puct import ArrayForest, frozen, on_planes, pick_move, result_of  # noqa: E402
 
 
 def positions(game, count, seed):
@@ -29,8 +30,19 @@ def positions(game, count, seed):
     return found
 
 
+def rules_of(game, leaves):
+    """The forest's `rules` argument: the game's array rules, or None for States."""
+    if leaves == "state":
+        return None
+    rules = game.array_rules()
+    if rules is None:
+        pytest.skip(f"{game.name} declares no array rules")
+    return rules
+
+
+@pytest.mark.parametrize("leaves", ["state", "arrays"])
 @pytest.mark.parametrize("name", ["reversi", "xiangqi", "minichess"])
-def test_array_search_gives_the_reference_visit_counts(name):
+def test_array_search_gives_the_reference_visit_counts(name, leaves):
     game = make_game(name)
     evaluate = NetworkEvaluator(AlphaZeroAgent(game, weights="none", channels=8, blocks=1,
                                                seed=5).network.eval(), torch)
@@ -39,7 +51,8 @@ def test_array_search_gives_the_reference_visit_counts(name):
     roots = [Node(state.clone(), 1.0) for state in states]
     reference.search_many(roots, 48, evaluate)
     expected = [result_of(reference, root) for root in roots]
-    found = ArrayForest(1.5, capacity=16).search([s.clone() for s in states], 48, evaluate)
+    forest = ArrayForest(1.5, capacity=16, rules=rules_of(game, leaves))
+    found = forest.search([s.clone() for s in states], 48, on_planes(evaluate))
     for want, got, state in zip(expected, found, states):
         assert got.actions.tolist() == want.actions.tolist() == state.legal_actions()
         assert got.visits.tolist() == want.visits.tolist(), str(state)
@@ -50,7 +63,37 @@ def test_array_search_gives_the_reference_visit_counts(name):
         assert pick_move(got, 0.0, random.Random(0)) == pick_move(want, 0.0, random.Random(0))
 
 
-def test_endgames_reach_final_positions_in_the_tree_as_the_reference_does():
+@pytest.mark.parametrize("leaves", ["state", "arrays"])
+def test_many_seeded_reversi_searches_agree_with_the_reference(leaves):
+    """40 seeded positions from the start to the last moves (passes and final positions in
+    the trees), searched together: every root's visit counts are the reference's."""
+    game = make_game("reversi")
+    evaluate = NetworkEvaluator(AlphaZeroAgent(game, weights="none", channels=8, blocks=1,
+                                               seed=3).network.eval(), torch)
+    rng, states = random.Random(5), []
+    while len(states) < 40:
+        state = game.initial_state(0)
+        for _ in range(rng.randrange(64)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            states.append(state)
+    reference = PUCTSearch(1.5, random.Random(0))
+    roots = [Node(state.clone(), 1.0) for state in states]
+    reference.search_many(roots, 64, evaluate)
+    found = ArrayForest(1.5, capacity=16, rules=rules_of(game, leaves)).search(
+        states, 64, on_planes(evaluate))
+    for root, got, state in zip(roots, found, states):
+        assert got.visits.tolist() == result_of(reference, root).visits.tolist(), str(state)
+
+
+def uninformed(planes):
+    return np.ones((len(planes), 65), np.float32), np.zeros(len(planes))
+
+
+@pytest.mark.parametrize("leaves", ["state", "arrays"])
+def test_endgames_reach_final_positions_in_the_tree_as_the_reference_does(leaves):
     game = make_game("reversi")
     state = game.initial_state(0)
     rng = random.Random(4)
@@ -58,28 +101,23 @@ def test_endgames_reach_final_positions_in_the_tree_as_the_reference_does():
         state.apply(rng.choice(state.legal_actions()))
     assert not state.is_terminal()
 
-    def uninformed(states):
-        return np.ones((len(states), game.num_actions), np.float32), np.zeros(len(states))
-
-    forest = ArrayForest(1.5)
+    forest = ArrayForest(1.5, rules=rules_of(game, leaves))
     result = forest.search([state], 300, uninformed)[0]
     reference = PUCTSearch(1.5, random.Random(0))
     root = Node(state, 1.0)
-    reference.search_many([root], 300, uninformed)
+    reference.search_many([root], 300, lambda states: uninformed(states))
     assert result.visits.tolist() == result_of(reference, root).visits.tolist()
     assert forest.evaluated < 300  # simulations that end on a final position ask no network
 
 
-def test_noise_changes_only_the_root_priors():
+@pytest.mark.parametrize("leaves", ["state", "arrays"])
+def test_noise_changes_only_the_root_priors(leaves):
     game = make_game("reversi")
     state = game.initial_state(0)
-
-    def uninformed(states):
-        return np.ones((len(states), 65), np.float32), np.zeros(len(states))
-
-    plain = ArrayForest(1.5).search([state], 8, uninformed)[0]
-    noisy = ArrayForest(1.5).search([state], 8, uninformed,
-                                    lambda p: np.array([0.7, 0.1, 0.1, 0.1]))[0]
+    rules = rules_of(game, leaves)
+    plain = ArrayForest(1.5, rules=rules).search([state], 8, uninformed)[0]
+    noisy = ArrayForest(1.5, rules=rules).search([state], 8, uninformed,
+                                                 lambda p: np.array([0.7, 0.1, 0.1, 0.1]))[0]
     assert plain.priors.tolist() == [0.25] * 4
     assert noisy.priors.tolist() == [0.7, 0.1, 0.1, 0.1]
 

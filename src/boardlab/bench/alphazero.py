@@ -2,12 +2,14 @@
 
 Two tasks per game, each with its denominator measured in the same run (`attach_ratios`):
 - `selfplay-alphazero` (positions/s, a position = one self-play decision): the compiled array
-  search (learn/puct.py) with `LOCKSTEP` games a worker, against the reference Node search
-  with the trainer's former default of 16 games a worker (`search=nodes`), both on `WORKERS`
-  worker processes (one, in this process, with --quick), `SIMS` simulations a move;
+  search (learn/puct.py) with `LOCKSTEP` games a worker, its leaves made by the game's States
+  in Python (`rules=state`) and, where the game declares array rules, inside numba
+  (`rules=arrays`, the default), against the reference Node search with the trainer's former
+  default of 16 games a worker (`search=nodes`), all on `WORKERS` worker processes (one, in
+  this process, with --quick), `SIMS` simulations a move;
 - `selfplay-alphazero-leaves` (positions the network evaluated per second, in one process):
-  the array search's self-play against the same network's own forward pass at batch 256 in
-  the same process, the bound self-play approaches.
+  the array search's self-play (both kinds of leaves) against the same network's own forward
+  pass at batch 256 in the same process, the bound self-play approaches.
 The network is the game's shipped one where there is one (a trained net shapes the trees as
 training does), else an untrained one of the default size. Games open with up to
 `OPENING_PLIES` seeded random plies so that every batch measures positions from the whole
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 from dataclasses import asdict
+from functools import partial
 from typing import Any
 
 from ..core.game import Game
@@ -40,23 +43,30 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
     lockstep = QUICK_LOCKSTEP if quick else LOCKSTEP
     workers = 1 if quick else WORKERS  # a smoke run starts no process pools
     work = f"sims={SIMS}, {workers} workers, {{}} games each, {moves} moves a game per batch"
-    return [
-        Job(name, "selfplay-alphazero", f"array search x{lockstep} games", "positions",
-            work.format(lockstep), lambda: _self_play(game, "arrays", workers, lockstep, moves),
-            warmup=False),
-        Job(name, "selfplay-alphazero", f"array search x{lockstep} games, bfloat16",
-            "positions", work.format(lockstep) + ", inference=bfloat16",
-            lambda: _self_play(game, "arrays", workers, lockstep, moves, "bfloat16"), warmup=False),
-        Job(name, "selfplay-alphazero", f"node search x{REFERENCE_LOCKSTEP} games (before)",
-            "positions", work.format(REFERENCE_LOCKSTEP),
-            lambda: _self_play(game, "nodes", workers, REFERENCE_LOCKSTEP, moves), peer=True,
-            warmup=False),
-        Job(name, "selfplay-alphazero-leaves", f"array search x{lockstep} games, 1 process",
-            "leaves", f"network evaluations in self-play, sims={SIMS}",
-            lambda: _leaves(game, lockstep, moves), warmup=False),
-        Job(name, "selfplay-alphazero-leaves", "the same network alone, batch 256",
-            "leaves", "frozen forward pass, 1 thread", lambda: _bound(game), peer=True),
-    ]
+    kinds = ["state"] + (["arrays"] if game.array_rules() is not None else [])
+    names = {"state": "State leaves", "arrays": "array rules"}
+    jobs = []
+    for rules in kinds:
+        for inference in ("float32", "bfloat16"):
+            shown = f", {inference}" if inference == "bfloat16" else ""
+            jobs.append(Job(
+                name, "selfplay-alphazero",
+                f"array search x{lockstep} games, {names[rules]}{shown}", "positions",
+                work.format(lockstep) + f", rules={rules}, inference={inference}",
+                partial(_self_play, game, "arrays", workers, lockstep, moves, inference, rules),
+                warmup=False))
+    jobs.append(Job(name, "selfplay-alphazero", f"node search x{REFERENCE_LOCKSTEP} games "
+                    "(before)", "positions", work.format(REFERENCE_LOCKSTEP),
+                    lambda: _self_play(game, "nodes", workers, REFERENCE_LOCKSTEP, moves),
+                    peer=True, warmup=False))
+    for rules in kinds:
+        jobs.append(Job(name, "selfplay-alphazero-leaves",
+                        f"array search x{lockstep} games, {names[rules]}, 1 process", "leaves",
+                        f"network evaluations in self-play, sims={SIMS}, rules={rules}",
+                        partial(_leaves, game, lockstep, moves, rules), warmup=False))
+    jobs.append(Job(name, "selfplay-alphazero-leaves", "the same network alone, batch 256",
+                    "leaves", "frozen forward pass, 1 thread", lambda: _bound(game), peer=True))
+    return jobs
 
 
 def _network(game: Game) -> tuple[Any, dict[str, int]]:
@@ -73,19 +83,21 @@ def _network(game: Game) -> tuple[Any, dict[str, int]]:
     return agent, {"channels": agent.settings.channels, "blocks": agent.settings.blocks}
 
 
-def _config(search: str, workers: int, lockstep: int, inference: str = "float32") -> Any:
+def _config(search: str, workers: int, lockstep: int, inference: str = "float32",
+            rules: str = "arrays") -> Any:
     from ..learn.alphazero import AlphaZeroTraining
 
     return AlphaZeroTraining(workers=workers, games_per_worker=lockstep, sims=SIMS,
-                             search=search, temperature_moves=8, inference=inference)
+                             search=search, temperature_moves=8, inference=inference,
+                             rules=rules)
 
 
 def _self_play(game: Game, search: str, workers: int, lockstep: int, moves: int,
-               inference: str = "float32") -> Batch:
+               inference: str = "float32", rules: str = "arrays") -> Batch:
     from ..learn.alphazero import Workers
 
     agent, architecture = _network(game)
-    config = _config(search, workers, lockstep, inference)
+    config = _config(search, workers, lockstep, inference, rules)
     pool = Workers(game.spec, architecture, config)
     atexit.register(pool.close)
     weights = agent.network.state_dict()
@@ -102,11 +114,11 @@ def _self_play(game: Game, search: str, workers: int, lockstep: int, moves: int,
     return batch
 
 
-def _leaves(game: Game, lockstep: int, moves: int) -> Batch:
+def _leaves(game: Game, lockstep: int, moves: int, rules: str) -> Batch:
     from ..learn.alphazero import self_play
 
     agent, _ = _network(game)
-    config = _config("arrays", 1, lockstep)
+    config = _config("arrays", 1, lockstep, rules=rules)
     self_play(game, agent.network, config, 2, 10**6, OPENING_PLIES, 1)  # compile
     rounds = iter(range(10**9))
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, TypeV
 import numpy as np
 
 if TYPE_CHECKING:
+    from .arrayrules import ArrayRules
     from .benchcases import BenchCases
     from .learning import LearningKit
 
@@ -125,6 +126,13 @@ class Game:
         (MCTS rollouts: one call per simulation), or None when the game has none (the
         default; MCTS then plays the random game in Python). The same seed gives the same
         game; the game's tests check the kernel against its `State` move by move."""
+        return None
+
+    def array_rules(self) -> "ArrayRules | None":
+        """The rules compiled over rows of int64 words (core/arrayrules.py), so that
+        AlphaZero's self-play search makes and encodes its leaves without leaving numba; None
+        (the default): the search plays the `State` at every leaf. The game's tests check the
+        functions against its `State` move by move."""
         return None
 
     def learning_kit(self) -> "LearningKit | None":

@@ -3,10 +3,11 @@
 One iteration (one unit of `advance`; `boardlab train GAME alphazero --episodes N` runs N):
 1. self-play: `workers` processes (or Ray actors) each play `games_per_worker` games *in
    lockstep*: every game's tree takes one simulation step, then all their new leaves go
-   through the network in one call (learn/puct.py `ArrayForest`, or agents/alphazero.py
-   `PUCTSearch` with `search=nodes`, the reference kept for comparison and for games with
-   chance nodes), with Dirichlet noise at the root and temperature 1 for the first
-   `temperature_moves` decisions, 0 after;
+   through the network in one call (learn/puct.py `ArrayForest`, its leaves made inside
+   numba where the game declares array rules, or agents/alphazero.py `PUCTSearch` with
+   `search=nodes`, the reference kept for comparison and for games with chance nodes), with
+   Dirichlet noise at the root and temperature 1 for the first `temperature_moves`
+   decisions, 0 after;
 2. every decision becomes a sample (planes, visit distribution, value target) in the buffer;
 3. `train_steps` minibatches of the buffer train the candidate network (cross-entropy to the
    visit distribution + squared error of the value, Adam with weight decay);
@@ -59,7 +60,7 @@ from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_game
 from .protocol import Trainer, unfit_checkpoint
-from .puct import ArrayForest, RootResult, frozen, pick_move, result_of
+from .puct import ArrayForest, RootResult, frozen, on_planes, pick_move, result_of
 
 VALUE_TARGETS = ("result", "search", "search_root", "hindsight")
 SEARCHES = ("arrays", "nodes")
@@ -79,6 +80,10 @@ class AlphaZeroTraining:
     search: str = "arrays"
     """Self-play search: arrays (learn/puct.py, compiled) or nodes (agents/alphazero.py's
     reference PUCTSearch, as before; games with chance nodes always use it)."""
+    rules: str = "arrays"
+    """Leaves of search=arrays: arrays (the game's rules compiled over arrays, inside the
+    search's numba calls, where the game declares them: `Game.array_rules`) or state (its
+    State in Python at every leaf, as before)."""
     inference: str = "float32"
     """Self-play network arithmetic with search=arrays: float32, or bfloat16 (faster on CPUs
     with bfloat16 units, e.g. AVX512-BF16; outputs within ~5e-4)."""
@@ -119,6 +124,8 @@ class AlphaZeroTraining:
                              f"{', '.join(VALUE_TARGETS)}")
         if self.search not in SEARCHES:
             raise ParseError(f"search={self.search!r} is not one of {', '.join(SEARCHES)}")
+        if self.rules not in ("arrays", "state"):
+            raise ParseError(f"rules={self.rules!r} is not arrays or state")
         if self.inference not in ("float32", "bfloat16"):
             raise ParseError(f"inference={self.inference!r} is not float32 or bfloat16")
         if self.backend not in ("local", "ray"):
@@ -173,12 +180,19 @@ Noise = Callable[[np.ndarray], np.ndarray]
 Search = Callable[[list[State], int, NetworkEvaluator, "Noise | None"], list[RootResult]]
 
 
-def searcher(game: Game, c_puct: float, kind: str, rng: random.Random) -> Search:
+def searcher(game: Game, c_puct: float, kind: str, rng: random.Random, rules: str = "arrays"
+             ) -> Search:
     """`search(states, sims, evaluate, noise)` -> a RootResult per state: the compiled array
-    forest, or the reference Node search (always for games with chance nodes)."""
+    forest, its leaves made by the game's array rules where it declares them (and `rules` is
+    arrays) or by its States, or the reference Node search (always for games with chance
+    nodes)."""
     if kind == "arrays" and not game.facts.has_chance:
-        forest = ArrayForest(c_puct)
-        return forest.search
+        forest = ArrayForest(c_puct, rules=game.array_rules() if rules == "arrays" else None)
+
+        def search_arrays(states: list[State], sims: int, evaluate: NetworkEvaluator,
+                          noise: Noise | None = None) -> list[RootResult]:
+            return forest.search(states, sims, on_planes(evaluate), noise)
+        return search_arrays
     reference = PUCTSearch(c_puct, rng)
 
     def search(states: list[State], sims: int, evaluate: NetworkEvaluator,
@@ -222,7 +236,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     if config.search == "arrays" and not isinstance(network, torch.jit.ScriptModule):
         network = frozen(network, game_input_shape(game), config.inference == "bfloat16")
     evaluate = NetworkEvaluator(network, torch)
-    search = searcher(game, config.c_puct, config.search, rng)
+    search = searcher(game, config.c_puct, config.search, rng, config.rules)
     noise = dirichlet(config.dirichlet_alpha, config.noise_fraction,
                       np.random.default_rng(seed))
     started = time.perf_counter()

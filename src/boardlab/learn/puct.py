@@ -2,23 +2,28 @@
 
 The same search as agents/alphazero.py's `PUCTSearch` (the readable reference: one `Node`
 object per position, a Python loop over its children), with the tree statistics in flat
-numpy arrays shared by every tree of a worker and the two hot loops compiled with numba:
-- `_descend`: every tree walks down by the PUCT score to the edge it will expand (one call for
-  all trees per simulation step);
-- `_expand_and_back_up`: the new leaves get their legal moves and normalised priors, and every
-  path gets its value (one call per step).
-What stays in Python per leaf is what only the game's `State` knows: `child(action)`,
-`legal_actions()` and the end of the game. The network sees all trees' new leaves in one call
-through the game's `encode_batch` hook (a compiled encoder where the game declares one).
+numpy arrays shared by every tree of a worker and the hot loops compiled with numba, one call
+for all trees per simulation step:
+- `_descend`: every tree walks down by the PUCT score (`_walk`) to the edge it will expand;
+- the new leaves are made, listed and encoded: by the game's `State` in Python (`child`,
+  `legal_actions`, the end of the game, `encode_batch`), or, where the game declares array
+  rules (`Game.array_rules()`, core/arrayrules.py), inside the compiled call itself
+  (`_descend_and_make`), each node's position kept as a row of int64 words;
+- the network evaluates all trees' new leaves in one call (`EvaluatePlanes`);
+- `_set_priors` gives the leaves their normalised priors, `_back_up` every path its value.
 
 Layout: a node is an index into the node arrays (visits, value sum from player 0's side, the
-player to move, its first edge and edge count, -1 before it is expanded); its edges (one per
+player to move, its first edge and edge count, -1 before it has edges); its edges (one per
 legal move: action, prior, child node or -1) sit side by side in the edge arrays. Nodes and
 edges are allocated from the top of the arrays and all freed at once when the games move.
 
+The array rules' functions reach `_descend_and_make` as function pointers (core/arrayrules.py
+`CompiledFunction`), so the kernel is compiled once for every game and numba's cache keeps
+it; passing them costs ~20 us a step.
+
 Games with chance nodes are left to the reference search (learn/alphazero.py picks by
-`game.facts.has_chance`). tests/learn/test_puct.py checks that both searches give the same
-visit counts on seeded positions.
+`game.facts.has_chance`). tests/learn/test_puct.py checks that both searches, with array
+rules or States, give the same visit counts on seeded positions.
 """
 
 from __future__ import annotations
@@ -33,92 +38,175 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
-from ..agents.alphazero import Node, PUCTSearch
+from ..agents.alphazero import NetworkEvaluator, Node, PUCTSearch
+from ..core.arrayrules import ArrayRules
 from ..core.game import TERMINAL, State
 
-Evaluate = Callable[[list[State]], tuple[np.ndarray, np.ndarray]]
-"""States (each with a player to move) -> (priors over all actions, values for the mover)."""
+EvaluatePlanes = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+"""Network input planes (n, *shape) float32 of positions with a player to move -> (priors
+over all actions, values for the mover)."""
+
+
+@njit(cache=True)
+def _walk(root, visits, value_sum, mover, first, count, edge_child, edge_prior, c_puct,
+          path, root_range, tree_range):
+    """Walk one tree from `root` by the PUCT score (agents/alphazero.py `_select`, the same
+    arithmetic and the same tie rule: the first best in legal-move order) to a terminal node
+    or to an edge with no node yet. `path[:length]` gets the nodes walked; returns (length,
+    that edge or -1 if the walk ended on a terminal node). root_range / tree_range = (least,
+    greatest) score met at the root / anywhere in the tree (seed 003's scheme 1)."""
+    node = root
+    path[0] = node
+    depth = 1
+    while mover[node] != TERMINAL:
+        sign = 1.0 if mover[node] == 0 else -1.0
+        explore = c_puct * math.sqrt(max(visits[node], 1))
+        best_score = -np.inf
+        best = -1
+        low = np.inf
+        high = -np.inf
+        for e in range(first[node], first[node] + count[node]):
+            child = edge_child[e]
+            if child < 0 or visits[child] == 0:
+                score = explore * edge_prior[e]
+            else:
+                score = (sign * value_sum[child] / visits[child]
+                         + explore * edge_prior[e] / (1 + visits[child]))
+            if score > best_score:
+                best_score = score
+                best = e
+            low = min(low, score)
+            high = max(high, score)
+        if depth == 1:
+            root_range[0] = min(root_range[0], low)
+            root_range[1] = max(root_range[1], high)
+        tree_range[0] = min(tree_range[0], low)
+        tree_range[1] = max(tree_range[1], high)
+        if edge_child[best] < 0:
+            return depth, best
+        node = edge_child[best]
+        path[depth] = node
+        depth += 1
+    return depth, -1
+
+
+@njit(cache=True)
+def _new_node(edge, edge_child, visits, value_sum, count, top):
+    """A fresh node below `edge`, not yet expanded."""
+    child = top[0]
+    top[0] += 1
+    edge_child[edge] = child
+    visits[child] = 0
+    value_sum[child] = 0.0
+    count[child] = -1
+    return child
 
 
 @njit(cache=True)
 def _descend(roots, visits, value_sum, mover, first, count, edge_child, edge_prior, c_puct,
              top, paths, lengths, leaf_edges, root_range, tree_range):
-    """Walk every tree from its root by the PUCT score (agents/alphazero.py `_select`, the
-    same arithmetic and the same tie rule: the first best in legal-move order) to a terminal
-    node or to an edge with no node yet, which gets a fresh node. paths[t, :lengths[t]] is the
-    walk, leaf_edges[t] the edge that got a node (-1 if the walk ended on a terminal node).
-    root_range / tree_range[t] = (least, greatest) score met at the root / anywhere in the tree
-    (seed 003's scheme 1)."""
+    """`_walk` every tree; an edge with no node gets a fresh node at the end of the path
+    (its state is made in Python, then evaluated). paths[t, :lengths[t]] is tree t's walk,
+    leaf_edges[t] the edge that got a node (-1 if the walk ended on a terminal node)."""
     for t in range(roots.shape[0]):
-        node = roots[t]
-        paths[t, 0] = node
-        depth = 1
-        leaf_edges[t] = -1
-        while mover[node] != TERMINAL:
-            sign = 1.0 if mover[node] == 0 else -1.0
-            explore = c_puct * math.sqrt(max(visits[node], 1))
-            best_score = -np.inf
-            best = -1
-            low = np.inf
-            high = -np.inf
-            for e in range(first[node], first[node] + count[node]):
-                child = edge_child[e]
-                if child < 0 or visits[child] == 0:
-                    score = explore * edge_prior[e]
-                else:
-                    score = (sign * value_sum[child] / visits[child]
-                             + explore * edge_prior[e] / (1 + visits[child]))
-                if score > best_score:
-                    best_score = score
-                    best = e
-                low = min(low, score)
-                high = max(high, score)
-            if depth == 1:
-                root_range[t, 0] = min(root_range[t, 0], low)
-                root_range[t, 1] = max(root_range[t, 1], high)
-            tree_range[t, 0] = min(tree_range[t, 0], low)
-            tree_range[t, 1] = max(tree_range[t, 1], high)
-            child = edge_child[best]
-            if child < 0:  # a new node: the state is made in Python, then evaluated
-                child = top[0]
-                top[0] += 1
-                edge_child[best] = child
-                visits[child] = 0
-                value_sum[child] = 0.0
-                count[child] = -1
-                paths[t, depth] = child
-                leaf_edges[t] = best
-                depth += 1
-                break
-            node = child
-            paths[t, depth] = node
+        depth, edge = _walk(roots[t], visits, value_sum, mover, first, count, edge_child,
+                            edge_prior, c_puct, paths[t], root_range[t], tree_range[t])
+        if edge >= 0:
+            paths[t, depth] = _new_node(edge, edge_child, visits, value_sum, count, top)
             depth += 1
+        leaf_edges[t] = edge
         lengths[t] = depth
 
 
 @njit(cache=True)
-def _expand(nodes, legal, legal_counts, priors, first, count, edge_action, edge_prior,
-            edge_child, edge_top):
-    """Give each node its edges: the legal moves and the network's priors over them,
-    normalised to sum 1 (uniform if the network gave them nothing)."""
+def _open(node, words, first, count, edge_action, edge_child, edge_top, planes, legal_actions,
+          encode):
+    """Give a node with a player to move its edges (its legal moves, no priors yet) and
+    encode it into `planes`, by the game's array rules."""
+    start = edge_top[0]
+    n = legal_actions(words[node], edge_action[start:])
+    edge_top[0] += n
+    for e in range(start, start + n):
+        edge_child[e] = -1
+    first[node] = start
+    count[node] = n
+    encode(words[node], planes)
+
+
+@njit(cache=True)
+def _open_roots(roots, words, mover, first, count, edge_action, edge_child, edge_top,
+                planes, legal_actions, current_player, encode):
+    """`_open` every root (each has a player to move); planes[i] gets root i."""
+    for i in range(roots.shape[0]):
+        mover[roots[i]] = current_player(words[roots[i]])
+        _open(roots[i], words, first, count, edge_action, edge_child, edge_top, planes[i],
+              legal_actions, encode)
+
+
+@njit(cache=True)
+def _descend_and_make(roots, visits, value_sum, mover, first, count, edge_child, edge_prior,
+                      edge_action, edge_top, words, c_puct, top, paths, lengths, root_range,
+                      tree_range, values, planes, leaves, leaf_trees,
+                      legal_actions, play, current_player, player0_return, encode):
+    """`_descend` with the game's array rules: the new leaf of each tree is made by playing
+    its edge on its parent's words; a final position gets its value in `values[t]` (player
+    0's side), as does a final position walked to again; any other leaf gets its edges and
+    its planes, `planes[k]`, `leaves[k]` and `leaf_trees[k]` for the k-th of them. Returns
+    how many leaves wait for the network."""
+    waiting = 0
+    for t in range(roots.shape[0]):
+        path = paths[t]
+        depth, edge = _walk(roots[t], visits, value_sum, mover, first, count, edge_child,
+                            edge_prior, c_puct, path, root_range[t], tree_range[t])
+        if edge < 0:  # a final position reached again
+            lengths[t] = depth
+            values[t] = player0_return(words[path[depth - 1]])
+            continue
+        leaf = _new_node(edge, edge_child, visits, value_sum, count, top)
+        path[depth] = leaf
+        lengths[t] = depth + 1
+        play(words[path[depth - 1]], edge_action[edge], words[leaf])
+        mover[leaf] = current_player(words[leaf])
+        if mover[leaf] == TERMINAL:
+            values[t] = player0_return(words[leaf])
+            continue
+        _open(leaf, words, first, count, edge_action, edge_child, edge_top, planes[waiting],
+              legal_actions, encode)
+        leaves[waiting] = leaf
+        leaf_trees[waiting] = t
+        waiting += 1
+    return waiting
+
+
+@njit(cache=True)
+def _add_edges(nodes, legal, legal_counts, first, count, edge_action, edge_child, edge_top):
+    """Give each node its edges (`legal[...]`, `legal_counts[i]` moves for node i), without
+    priors yet."""
     k = 0
     for i in range(nodes.shape[0]):
-        node = nodes[i]
         n = legal_counts[i]
         start = edge_top[0]
         edge_top[0] += n
-        total = 0.0
         for j in range(n):
-            total += float(priors[i, legal[k + j]])
-        for j in range(n):
-            e = start + j
-            a = legal[k + j]
-            edge_action[e] = a
-            edge_prior[e] = float(priors[i, a]) / total if total > 0 else 1.0 / n
-            edge_child[e] = -1
-        first[node] = start
-        count[node] = n
+            edge_action[start + j] = legal[k + j]
+            edge_child[start + j] = -1
+        first[nodes[i]] = start
+        count[nodes[i]] = n
         k += n
+
+
+@njit(cache=True)
+def _set_priors(nodes, priors, first, count, edge_action, edge_prior):
+    """The network's priors over each node's legal moves, normalised to sum 1 (uniform if
+    the network gave them nothing)."""
+    for i in range(nodes.shape[0]):
+        node = nodes[i]
+        start, n = first[node], count[node]
+        total = 0.0
+        for e in range(start, start + n):
+            total += float(priors[i, edge_action[e]])
+        for e in range(start, start + n):
+            edge_prior[e] = float(priors[i, edge_action[e]]) / total if total > 0 else 1.0 / n
 
 
 @njit(cache=True)
@@ -155,11 +243,47 @@ class RootResult:
         return 0.5 if high - low < 1e-12 else (u - low) / (high - low)
 
 
-class ArrayForest:
-    """Many PUCT trees over shared arrays; `search(states, ...)` grows one tree per state."""
+@dataclass
+class Walks:
+    """One search's per-step buffers, a row per tree."""
 
-    def __init__(self, c_puct: float, capacity: int = 4096) -> None:
+    paths: np.ndarray
+    """paths[t, :lengths[t]]: the nodes tree t walked this step."""
+    lengths: np.ndarray
+    values: np.ndarray
+    """The value each tree backs up this step (player 0's side)."""
+    root_range: np.ndarray
+    tree_range: np.ndarray
+    leaf_edges: np.ndarray
+    """With States: the edge that got a node this step (-1: a final position again)."""
+    planes: np.ndarray
+    """With array rules: the new leaves' network input, leaves[k] encoded in planes[k]..."""
+    leaves: np.ndarray
+    leaf_trees: np.ndarray
+    """... and found by tree leaf_trees[k]."""
+    most_edges: int
+    """With array rules: room for the edges one step may add (each tree's leaf may have every
+    action legal)."""
+
+    @classmethod
+    def make(cls, trees: int, sims: int, shape: tuple[int, ...] = (), most_edges: int = 0
+             ) -> "Walks":
+        ranges = np.tile([np.inf, -np.inf], (trees, 1))
+        return cls(np.zeros((trees, sims + 2), dtype=np.int64), np.zeros(trees, dtype=np.int64),
+                   np.zeros(trees, dtype=np.float64), ranges, ranges.copy(),
+                   np.zeros(trees, dtype=np.int64), np.zeros((trees, *shape), dtype=np.float32),
+                   np.zeros(trees, dtype=np.int64), np.zeros(trees, dtype=np.int64), most_edges)
+
+
+class ArrayForest:
+    """Many PUCT trees over shared arrays; `search(states, ...)` grows one tree per state.
+    With `rules` (the game's `array_rules()`) the leaves are made inside numba, else by the
+    `State`s in Python."""
+
+    def __init__(self, c_puct: float, capacity: int = 4096, rules: ArrayRules | None = None
+                 ) -> None:
         self.c_puct = c_puct
+        self.rules = rules
         # per node
         self.visits = np.zeros(capacity, dtype=np.int64)
         self.value_sum = np.zeros(capacity, dtype=np.float64)
@@ -168,7 +292,11 @@ class ArrayForest:
         """The player to move, or TERMINAL."""
         self.first = np.zeros(capacity, dtype=np.int64)
         self.count = np.zeros(capacity, dtype=np.int64)
-        """Edges of the node; -1 until it is expanded."""
+        """Edges of the node; -1 until it has them."""
+        self.words = np.zeros((capacity, rules.width if rules else 0), dtype=np.int64)
+        """With array rules: each node's position as the rules' words."""
+        self.states: list[Any] = []
+        """Without: the State of each node (None for nodes not made yet)."""
         # per edge
         self.edge_action = np.zeros(8 * capacity, dtype=np.int64)
         self.edge_prior = np.zeros(8 * capacity, dtype=np.float64)
@@ -178,8 +306,6 @@ class ArrayForest:
         """The next free node."""
         self.edge_top = np.zeros(1, dtype=np.int64)
         """The next free edge."""
-        self.states: list[Any] = []
-        """The State of each node (None for nodes not made yet)."""
         self.calls = 0
         """Network calls made (one per simulation step with something to evaluate)."""
         self.evaluated = 0
@@ -189,85 +315,135 @@ class ArrayForest:
         """Room for `size` nodes (the arrays are refilled by each search)."""
         for name in ("visits", "value_sum", "mover", "first", "count"):
             setattr(self, name, np.resize(getattr(self, name), size))
+        self.words = np.zeros((size, self.words.shape[1]), dtype=np.int64)
 
-    def _edges(self, size: int) -> None:
-        """Room for `size` edges, keeping those made so far in this search."""
-        for name in ("edge_action", "edge_prior", "edge_child"):
-            setattr(self, name, np.resize(getattr(self, name), size))
-
-    def _expand(self, nodes: list[int], states: Collection[State], evaluate: Evaluate,
-                ) -> np.ndarray:
-        """Evaluate `states` in one network call, give their nodes edges; returns the values
-        from player 0's side."""
-        legal = [state.legal_actions() for state in states]
-        counts = np.array([len(moves) for moves in legal], dtype=np.int64)
-        needed = self.edge_top[0] + int(counts.sum())
+    def _room_for_edges(self, more: int) -> None:
+        """Room for `more` edges, keeping those made so far in this search."""
+        needed = int(self.edge_top[0]) + more
         if needed > len(self.edge_action):
-            self._edges(max(needed, 2 * len(self.edge_action)))
-        priors, values = evaluate(list(states))
-        self.calls += 1
-        self.evaluated += len(states)
-        flat = np.fromiter((a for moves in legal for a in moves), dtype=np.int64,
-                           count=int(counts.sum()))
-        _expand(np.asarray(nodes, dtype=np.int64), flat, counts, priors, self.first,
-                self.count, self.edge_action, self.edge_prior, self.edge_child,
-                self.edge_top)
-        movers = self.mover[np.asarray(nodes, dtype=np.int64)]
-        values = np.asarray(values, dtype=np.float64)
-        return np.where(movers == 0, values, -values)
+            size = max(needed, 2 * len(self.edge_action))
+            for name in ("edge_action", "edge_prior", "edge_child"):
+                setattr(self, name, np.resize(getattr(self, name), size))
 
-    def search(self, states: Collection[State], sims: int, evaluate: Evaluate,
+    def search(self, states: Collection[State], sims: int, evaluate: EvaluatePlanes,
                noise: Callable[[np.ndarray], np.ndarray] | None = None) -> list[RootResult]:
         """`sims` simulations from each of `states` (decision nodes, not over), one leaf per
         tree per step and all new leaves evaluated in one call. `noise(priors)` returns the
         root priors to search with (Dirichlet noise in self-play)."""
+        states = list(states)
         trees = len(states)
         capacity = trees * (sims + 1)
         if capacity > len(self.visits):
             self._nodes(capacity)
         self.top[0] = trees
         self.edge_top[0] = 0
-        roots = np.arange(trees, dtype=np.int64)
-        self.states = list(states) + [None] * (capacity - trees)
         self.visits[:trees] = 0
         self.value_sum[:trees] = 0.0
-        self.mover[:trees] = [state.current_player() for state in states]
-        self._expand(list(range(trees)), states, evaluate)
+        roots = np.arange(trees, dtype=np.int64)
+        if self.rules is None:
+            walks = Walks.make(trees, sims)
+            self.states = states + [None] * (capacity - trees)
+            self.mover[:trees] = [state.current_player() for state in states]
+            self._expand_states(roots, states, evaluate)
+        else:
+            walks = Walks.make(trees, sims, states[0].encode(states[0].current_player()).shape,
+                               trees * states[0].game.num_actions)
+            self._open_roots(roots, states, walks, evaluate)
         if noise is not None:
             for root in range(trees):
                 span = slice(self.first[root], self.first[root] + self.count[root])
                 self.edge_prior[span] = noise(self.edge_prior[span])
-        paths = np.zeros((trees, sims + 2), dtype=np.int64)
-        lengths = np.zeros(trees, dtype=np.int64)
-        leaf_edges = np.zeros(trees, dtype=np.int64)
-        root_range = np.tile([np.inf, -np.inf], (trees, 1))
-        tree_range = root_range.copy()
-        values = np.zeros(trees, dtype=np.float64)
         for _ in range(sims):
-            _descend(roots, self.visits, self.value_sum, self.mover, self.first, self.count,
-                     self.edge_child, self.edge_prior, self.c_puct, self.top, paths, lengths,
-                     leaf_edges, root_range, tree_range)
-            waiting_nodes, waiting_states, waiting_trees = [], [], []
-            for t in range(trees):
-                leaf = int(paths[t, lengths[t] - 1])
-                edge = int(leaf_edges[t])
-                if edge >= 0:  # a new node: play the edge's move on its parent's state
-                    parent = self.states[int(paths[t, lengths[t] - 2])]
-                    state = parent.child(int(self.edge_action[edge]))
-                    self.states[leaf] = state
-                    self.mover[leaf] = player = state.current_player()
-                    if player == TERMINAL:
-                        values[t] = state.returns()[0]
-                        continue
-                    waiting_nodes.append(leaf)
-                    waiting_states.append(state)
-                    waiting_trees.append(t)
-                else:  # a terminal node reached again
-                    values[t] = self.states[leaf].returns()[0]
-            if waiting_nodes:
-                values[waiting_trees] = self._expand(waiting_nodes, waiting_states, evaluate)
-            _back_up(paths, lengths, values, self.visits, self.value_sum)
-        return [self._result(root, tree_range[root], root_range[root]) for root in range(trees)]
+            if self.rules is None:
+                self._step_with_states(roots, walks, evaluate)
+            else:
+                self._step_with_rules(roots, walks, evaluate)
+            _back_up(walks.paths, walks.lengths, walks.values, self.visits, self.value_sum)
+        return [self._result(root, walks.tree_range[root], walks.root_range[root])
+                for root in range(trees)]
+
+    # --- leaves made by States, in Python ------------------------------------------------------
+    def _step_with_states(self, roots: np.ndarray, walks: Walks, evaluate: EvaluatePlanes
+                          ) -> None:
+        """One simulation in every tree: the walks in numba, the new leaves by `child()`."""
+        _descend(roots, self.visits, self.value_sum, self.mover, self.first, self.count,
+                 self.edge_child, self.edge_prior, self.c_puct, self.top, walks.paths,
+                 walks.lengths, walks.leaf_edges, walks.root_range, walks.tree_range)
+        paths, lengths, values = walks.paths, walks.lengths, walks.values
+        waiting_nodes, waiting_states, waiting_trees = [], [], []
+        for t in range(len(roots)):
+            leaf = int(paths[t, lengths[t] - 1])
+            edge = int(walks.leaf_edges[t])
+            if edge >= 0:  # a new node: play the edge's move on its parent's state
+                parent = self.states[int(paths[t, lengths[t] - 2])]
+                state = parent.child(int(self.edge_action[edge]))
+                self.states[leaf] = state
+                self.mover[leaf] = player = state.current_player()
+                if player == TERMINAL:
+                    values[t] = state.returns()[0]
+                    continue
+                waiting_nodes.append(leaf)
+                waiting_states.append(state)
+                waiting_trees.append(t)
+            else:  # a terminal node reached again
+                values[t] = self.states[leaf].returns()[0]
+        if waiting_nodes:
+            values[waiting_trees] = self._expand_states(
+                np.array(waiting_nodes, dtype=np.int64), waiting_states, evaluate)
+
+    def _expand_states(self, nodes: np.ndarray, states: list[State], evaluate: EvaluatePlanes
+                       ) -> np.ndarray:
+        """Give `nodes` (their `states`) edges and priors from one network call; returns their
+        values from player 0's side."""
+        legal = [state.legal_actions() for state in states]
+        counts = np.array([len(moves) for moves in legal], dtype=np.int64)
+        self._room_for_edges(int(counts.sum()))
+        flat = np.fromiter((a for moves in legal for a in moves), dtype=np.int64,
+                           count=int(counts.sum()))
+        _add_edges(nodes, flat, counts, self.first, self.count, self.edge_action,
+                   self.edge_child, self.edge_top)
+        movers = [state.current_player() for state in states]
+        return self._evaluate(nodes, states[0].game.encode_batch(states, movers), evaluate)
+
+    # --- leaves made by the game's array rules, in numba ---------------------------------------
+    def _open_roots(self, roots: np.ndarray, states: list[State], walks: Walks,
+                    evaluate: EvaluatePlanes) -> None:
+        """The roots' words from their States, then their edges and priors."""
+        assert self.rules is not None
+        legal_actions, _, current_player, _, encode = self.rules.functions
+        self.words[:len(roots)] = [self.rules.pack(state) for state in states]
+        self._room_for_edges(walks.most_edges)
+        _open_roots(roots, self.words, self.mover, self.first, self.count, self.edge_action,
+                    self.edge_child, self.edge_top, walks.planes, legal_actions,
+                    current_player, encode)
+        self._evaluate(roots, walks.planes[:len(roots)], evaluate)
+
+    def _step_with_rules(self, roots: np.ndarray, walks: Walks, evaluate: EvaluatePlanes
+                         ) -> None:
+        """One simulation in every tree, the walks and the new leaves in one numba call."""
+        assert self.rules is not None
+        self._room_for_edges(walks.most_edges)
+        waiting = _descend_and_make(
+            roots, self.visits, self.value_sum, self.mover, self.first, self.count,
+            self.edge_child, self.edge_prior, self.edge_action, self.edge_top, self.words,
+            self.c_puct, self.top, walks.paths, walks.lengths, walks.root_range,
+            walks.tree_range, walks.values, walks.planes, walks.leaves, walks.leaf_trees,
+            *self.rules.functions)
+        if waiting:
+            walks.values[walks.leaf_trees[:waiting]] = self._evaluate(
+                walks.leaves[:waiting], walks.planes[:waiting], evaluate)
+
+    # --- both ----------------------------------------------------------------------------------
+    def _evaluate(self, nodes: np.ndarray, planes: np.ndarray, evaluate: EvaluatePlanes
+                  ) -> np.ndarray:
+        """Evaluate `nodes` (their edges made, encoded in `planes`) in one network call: their
+        priors, and their values from player 0's side."""
+        priors, values = evaluate(planes)
+        self.calls += 1
+        self.evaluated += len(nodes)
+        _set_priors(nodes, priors, self.first, self.count, self.edge_action, self.edge_prior)
+        values = np.asarray(values, dtype=np.float64)
+        return np.where(self.mover[nodes] == 0, values, -values)
 
     def _result(self, root: int, tree_range: np.ndarray, root_range: np.ndarray) -> RootResult:
         span = slice(self.first[root], self.first[root] + self.count[root])
@@ -279,6 +455,22 @@ class ArrayForest:
                            float(self.value_sum[root]), self.c_puct,
                            (float(root_range[0]), float(root_range[1])),
                            (float(tree_range[0]), float(tree_range[1])))
+
+
+def on_planes(evaluator: NetworkEvaluator) -> EvaluatePlanes:
+    """`evaluator`'s network on planes the forest has encoded already, counted in its `calls`
+    and `positions` (the reference search gives it States instead)."""
+    torch = evaluator.torch
+
+    def evaluate(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with torch.no_grad():
+            logits, values = evaluator.network(torch.from_numpy(planes.astype(np.float32,
+                                                                              copy=False)))
+            priors = torch.softmax(logits, dim=1).numpy()
+        evaluator.calls += 1
+        evaluator.positions += len(planes)
+        return priors, values.numpy()
+    return evaluate
 
 
 def root_result(actions: np.ndarray, priors: np.ndarray, visits: np.ndarray, sums: np.ndarray,

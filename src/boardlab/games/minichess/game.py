@@ -8,7 +8,7 @@ game is adjudicated by material (P2 R6 N7 B8 Q20 K100): more wins, equal draws. 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields,
                        square_name)
 from .rules import (ADJUDICATION_VALUES, COLS, LAST_ROW, LETTER_OF, NUM_ACTIONS, PAWN,
                     PIECE_NAMES, ROWS, SQUARES)
+
+if TYPE_CHECKING:
+    from ...core.arrayrules import ArrayRules
 
 @dataclass(frozen=True)
 class MiniChessSettings:
@@ -103,6 +106,14 @@ class MiniChessGame(Game):
             peers=(PeerGame("pyffish", FAIRY_STOCKFISH_VARIANT, perft_depth=(2, 3),
                             config=FAIRY_STOCKFISH_CONFIG,
                             note="a king capture counts as a move"),))
+
+    def array_rules(self) -> ArrayRules:
+        """The rules over rows of 34 int64 words, compiled (kernels.py), for AlphaZero's
+        search; tests/games/minichess/test_minichess_array_rules.py checks them against this
+        State."""
+        from .kernels import array_rules
+
+        return array_rules()
 
     def encode_batch(self, states, players) -> np.ndarray:
         """The network planes of a batch of positions in one numba call."""

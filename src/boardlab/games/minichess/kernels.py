@@ -7,17 +7,27 @@ one call (MCTS rollouts), perft, and the 12x6x5 network planes for a batch of po
 alpha-beta search (search.py) is built from these. tests/games/minichess/
 test_minichess_kernels.py checks each against `MiniChessState` move by move.
 
-Python-facing: `moves`, `perft`, `verdict`, `random_playout`, `encode_batch`.
+Python-facing: `moves`, `perft`, `verdict`, `random_playout`, `encode_batch`;
+`array_rules()`, the rules over rows of int64 words (core/arrayrules.py) for AlphaZero's
+compiled search.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
+from ...core.arrayrules import ArrayRules
+from ...core.game import TERMINAL
 from ..chesslike import DIAGONAL, ORTHOGONAL, padded, padded_ray_table
 from . import rules
 from .rules import ADJUDICATION_VALUES, BISHOP, KING, KNIGHT_, PAWN, QUEEN, ROOK, SQUARES
+
+if TYPE_CHECKING:
+    from .game import MiniChessState
 
 MAX_MOVES = 128
 """Above any MiniChess position's count (a lone queen has at most 15 moves)."""
@@ -251,18 +261,24 @@ def _random_game(board, player, plies, max_plies, seed, trace):
 # --- network input -------------------------------------------------------------------------------
 
 @njit(cache=True)
+def _encode_into(board, player, out):
+    """MiniChessState.encode of one board from `player`'s seat into `out`, all zeros."""
+    white = player == 0
+    for sq in range(30):
+        cell = board[sq]
+        if cell == 0:
+            continue
+        # Black sees the board turned 180 degrees, its own pieces positive.
+        seen = sq if white else 29 - sq
+        own = cell if white else -cell
+        out[own - 1 if own > 0 else 5 - own, seen // 5, seen % 5] = 1.0
+
+
+@njit(cache=True)
 def _encode(boards, players, out):
     """MiniChessState.encode for each board from players[i]'s seat."""
     for i in range(boards.shape[0]):
-        white = players[i] == 0
-        for sq in range(30):
-            cell = boards[i, sq]
-            if cell == 0:
-                continue
-            # Black sees the board turned 180 degrees, its own pieces positive.
-            seen = sq if white else 29 - sq
-            own = cell if white else -cell
-            out[i, own - 1 if own > 0 else 5 - own, seen // 5, seen % 5] = 1.0
+        _encode_into(boards[i], players[i], out[i])
 
 
 # --- Python-facing -------------------------------------------------------------------------------
@@ -306,3 +322,74 @@ def encode_batch(states, players) -> np.ndarray:
     out = np.zeros((len(states), 12, rules.ROWS, rules.COLS), dtype=np.float32)
     _encode(boards, np.asarray(players, dtype=np.int64), out)
     return out
+
+
+# --- array rules (core/arrayrules.py): a position as a row of 34 int64 words ---------------------
+# row[0:30] the board's cells, row[PLAYER] the side to move, row[PLIES] the plies played,
+# row[VERDICT] ONGOING, DRAW or the winner (`settle`), row[MAX_PLIES] the game's ply cap.
+PLAYER, PLIES, VERDICT, MAX_PLIES = 30, 31, 32, 33
+ROW_WIDTH = 34
+
+
+@njit(cache=True)
+def row_legal_actions(row, out):
+    """The mover's actions (from * 30 + to) ascending, as MiniChessState.legal_actions."""
+    if row[VERDICT] != ONGOING:
+        return 0
+    moves = np.empty((MAX_MOVES, 2), dtype=np.int16)
+    n, _ = generate(row[:SQUARES], row[PLAYER], moves)
+    for i in range(n):  # insertion sort: generate gives them by from-square, not by target
+        action = np.int64(moves[i, 0]) * SQUARES + moves[i, 1]
+        j = i
+        while j > 0 and out[j - 1] > action:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = action
+    return n
+
+
+@njit(cache=True)
+def row_play(row, action, out):
+    """The row after the mover plays `action`, settled as MiniChessState._settle: a king
+    capture on offer, then the ply cap, then no move."""
+    out[:] = row
+    board = out[:SQUARES]
+    player = row[PLAYER]
+    play(board, player, action // SQUARES, action % SQUARES)
+    player = 1 - player
+    out[PLAYER] = player
+    out[PLIES] = row[PLIES] + 1
+    out[VERDICT] = settle(board, player, out[PLIES], row[MAX_PLIES],
+                          1 if has_move(board, player) else 0, king_capturable(board, player))
+
+
+@njit(cache=True)
+def row_current_player(row):
+    return row[PLAYER] if row[VERDICT] == ONGOING else TERMINAL
+
+
+@njit(cache=True)
+def row_player0_return(row):
+    verdict = row[VERDICT]
+    return 1.0 if verdict == 0 else (-1.0 if verdict == 1 else 0.0)
+
+
+@njit(cache=True)
+def row_encode(row, out):
+    """`encode.network_input` for the player to move."""
+    out[:] = 0.0
+    _encode_into(row[:SQUARES], row[PLAYER], out)
+
+
+def pack_row(state: MiniChessState) -> np.ndarray:
+    """The row of a MiniChess State."""
+    verdict = ONGOING if state.winner is None else state.winner  # -1 is DRAW in both
+    return np.array([*state.board, state.player, state.plies, verdict,
+                     state.game.settings.max_plies], dtype=np.int64)
+
+
+@cache
+def array_rules() -> ArrayRules:
+    """MiniChess over rows of ROW_WIDTH words (MiniChessGame.array_rules)."""
+    return ArrayRules(ROW_WIDTH, pack_row, row_legal_actions, row_play, row_current_player,
+                      row_player0_return, row_encode)

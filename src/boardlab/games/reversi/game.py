@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import index as as_int
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from .bitboard import SIZE, SQUARES, flips, legal_moves, parse_square, square_na
 from .notation import parse_cells, position_text
 from .rules import (BLACK, COLOUR_NAMES, MARKS, MAX_LENGTH, NUM_ACTIONS, PASS, START_BLACK,
                     START_WHITE, WHITE)
+
+if TYPE_CHECKING:
+    from ...core.arrayrules import ArrayRules
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,14 @@ class ReversiGame(Game):
         return encode_planes([s.discs(p) for s, p in zip(states, players)],
                              [s.discs(1 - p) for s, p in zip(states, players)],
                              [s.is_terminal() for s in states])
+
+    def array_rules(self) -> ArrayRules:
+        """The rules over rows of 4 int64 words, compiled (kernels.py), for AlphaZero's
+        search; tests/games/reversi/test_reversi_array_rules.py checks them against this
+        State."""
+        from .kernels import array_rules
+
+        return array_rules()
 
     def random_playout_kernel(self, state: State, seed: int) -> list[float]:
         """Returns of one uniformly random game from `state`, played in one numba call

@@ -6,15 +6,24 @@ those of `bitboard.py` (the readable reference), on np.uint64 so that shifts wra
 tests/games/reversi/test_kernels.py checks them against `ReversiState` move by move.
 
 Python-facing wrappers take and return plain ints: `random_playout`, `random_playouts`,
-`traced_playout`, `perft`, `legal_move_bits`, `flip_bits`.
+`traced_playout`, `perft`, `legal_move_bits`, `flip_bits`. `array_rules()` gives the rules
+over rows of int64 words (core/arrayrules.py) for AlphaZero's compiled search.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
-from .rules import PASS
+from ...core.arrayrules import ArrayRules
+from ...core.game import TERMINAL
+from .rules import BLACK, PASS
+
+if TYPE_CHECKING:
+    from .game import ReversiState
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -234,15 +243,21 @@ def flip_bits(own_bits: int, opp_bits: int, square: int) -> int:
 
 
 @njit(cache=True)
+def _encode_into(own, opp, moves, out):
+    """One position's (3, 8, 8) planes: `own`'s discs, `opp`'s, `own`'s placements."""
+    for square in range(64):
+        bit = _ONE << np.uint64(square)
+        row, column = square // 8, square % 8
+        out[0, row, column] = 1.0 if own & bit else 0.0
+        out[1, row, column] = 1.0 if opp & bit else 0.0
+        out[2, row, column] = 1.0 if moves & bit else 0.0
+
+
+@njit(cache=True)
 def _encode_planes(own, opp, over, out):
     for i in range(own.shape[0]):
         moves = _ZERO if over[i] else legal_moves(own[i], opp[i])
-        for square in range(64):
-            bit = _ONE << np.uint64(square)
-            row, column = square // 8, square % 8
-            out[i, 0, row, column] = 1.0 if own[i] & bit else 0.0
-            out[i, 1, row, column] = 1.0 if opp[i] & bit else 0.0
-            out[i, 2, row, column] = 1.0 if moves & bit else 0.0
+        _encode_into(own[i], opp[i], moves, out[i])
 
 
 def encode_planes(own_bits: list[int], opp_bits: list[int], over: list[bool]) -> np.ndarray:
@@ -252,3 +267,96 @@ def encode_planes(own_bits: list[int], opp_bits: list[int], over: list[bool]) ->
     _encode_planes(np.array(own_bits, dtype=np.uint64), np.array(opp_bits, dtype=np.uint64),
                    np.array(over, dtype=np.bool_), out)
     return out
+
+
+# --- array rules (core/arrayrules.py): a position as a row of 4 int64 words ---------------------
+# row[0] black's discs and row[1] white's (bitboards, their 64 bits read as int64), row[2] the
+# player to move or TERMINAL, row[3] the mover's placements (0: it must pass, or it is over).
+ROW_WIDTH = 4
+
+
+@njit(cache=True)
+def _settle_row(black, white, player, out):
+    """Write the row of `player` to move: its placements, and TERMINAL when neither side can
+    place a disc (ReversiState._settle)."""
+    own, opp = (black, white) if player == BLACK else (white, black)
+    moves = legal_moves(own, opp)
+    over = moves == _ZERO and legal_moves(opp, own) == _ZERO
+    out[0] = np.int64(black)
+    out[1] = np.int64(white)
+    out[2] = TERMINAL if over else player
+    out[3] = np.int64(moves)
+
+
+@njit(cache=True)
+def row_legal_actions(row, out):
+    """The mover's placements ascending, [PASS] when it has none, [] when the game is over."""
+    if row[2] == TERMINAL:
+        return 0
+    moves = np.uint64(row[3])
+    if moves == _ZERO:
+        out[0] = PASS
+        return 1
+    n = 0
+    while moves != _ZERO:
+        move = moves & (~moves + _ONE)
+        out[n] = np.int64(_popcount(move - _ONE))
+        moves ^= move
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def row_play(row, action, out):
+    """The row after the mover plays `action` (a square, or PASS)."""
+    black, white, player = np.uint64(row[0]), np.uint64(row[1]), row[2]
+    if action != PASS:
+        move = _ONE << np.uint64(action)
+        if player == BLACK:
+            turned = flips(black, white, move)
+            black |= move | turned
+            white ^= turned
+        else:
+            turned = flips(white, black, move)
+            white |= move | turned
+            black ^= turned
+    _settle_row(black, white, player ^ 1, out)
+
+
+@njit(cache=True)
+def row_current_player(row):
+    return row[2]
+
+
+@njit(cache=True)
+def row_player0_return(row):
+    """+1, -1 or 0 for black by the disc count (at the end of the game)."""
+    difference = (np.int64(_popcount(np.uint64(row[0])))
+                  - np.int64(_popcount(np.uint64(row[1]))))
+    return 1.0 if difference > 0 else (-1.0 if difference < 0 else 0.0)
+
+
+@njit(cache=True)
+def row_encode(row, out):
+    """`encode.network_input` for the player to move."""
+    black, white = np.uint64(row[0]), np.uint64(row[1])
+    own, opp = (black, white) if row[2] == BLACK else (white, black)
+    _encode_into(own, opp, np.uint64(row[3]), out)
+
+
+def _signed(bits: int) -> int:
+    """A 64-bit bitboard's bits as an int64."""
+    return bits - (1 << 64) if bits >> 63 else bits
+
+
+def pack_row(state: ReversiState) -> np.ndarray:
+    """The row of a Reversi State (its words as `_settle_row` writes them)."""
+    return np.array([_signed(state.black), _signed(state.white), state.current_player(),
+                     _signed(state.legal_moves_mask())], dtype=np.int64)
+
+
+@cache
+def array_rules() -> ArrayRules:
+    """Reversi over rows of ROW_WIDTH words (ReversiGame.array_rules)."""
+    return ArrayRules(ROW_WIDTH, pack_row, row_legal_actions, row_play,
+                      row_current_player, row_player0_return, row_encode)

@@ -1,0 +1,99 @@
+"""MiniChess's array rules (kernels.py, core/arrayrules.py) against the Python State, move by
+move: the rows the compiled search plays must say what the State says at every position."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from boardlab.core.game import TERMINAL
+from boardlab.games.minichess import MiniChessGame
+
+GAME = MiniChessGame()
+RULES = GAME.array_rules()
+
+
+def legal(row) -> list[int]:
+    out = np.zeros(GAME.num_actions, dtype=np.int64)
+    return out[:RULES.legal_actions(row, out)].tolist()
+
+
+def played(row, action: int) -> np.ndarray:
+    out = np.zeros(RULES.width, dtype=np.int64)
+    RULES.play(row, action, out)
+    return out
+
+
+def encoded(row) -> np.ndarray:
+    out = np.ones((12, 6, 5), dtype=np.float32)  # not zeros: encode must clear what it reuses
+    RULES.encode(row, out)
+    return out
+
+
+def assert_agrees(row, state) -> None:
+    """The row says what `state` says: the player to move, the moves, the encoding, the end."""
+    where = (state.end_reason, state.to_text())
+    assert row.tolist() == RULES.pack(state).tolist(), where
+    assert RULES.current_player(row) == state.current_player(), where
+    assert legal(row) == state.legal_actions(), where
+    if state.is_terminal():
+        assert RULES.player0_return(row) == state.returns()[0], where
+    else:
+        mover = state.current_player()
+        assert np.array_equal(encoded(row), state.encode(mover)), where
+        assert np.array_equal(encoded(row), GAME.encode_batch([state], [mover])[0]), where
+
+
+def play_random_games(game: MiniChessGame, count: int, seed: int) -> set[str]:
+    """`count` seeded random games, the row played alongside the State; the ways they ended."""
+    rules = game.array_rules()
+    assert rules is RULES  # one compiled set for every max_plies: the cap is in the row
+    rng = random.Random(seed)
+    ends = set()
+    for _ in range(count):
+        state = game.initial_state()
+        row = rules.pack(state)
+        while True:
+            assert_agrees(row, state)
+            if state.is_terminal():
+                ends.add(state.end_reason.split()[1])
+                break
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            row = played(row, action)
+    return ends
+
+
+def test_random_games_agree_with_the_state_move_by_move():
+    """300 seeded random games to the 50-ply cap and 100 to a 12-ply one: king captures on
+    offer, material counts (wins and draws) and promotions all come up."""
+    ends = play_random_games(GAME, 300, 3) | play_random_games(MiniChessGame(max_plies=12),
+                                                                100, 4)
+    assert {"can", "after"} <= ends, ends
+
+
+def test_side_to_move_that_can_capture_the_king_wins_at_once():
+    state = GAME.state_from_text("k4/5/5/5/1r3/K4 w")
+    row = RULES.pack(state)
+    a1b1 = state.str_to_action("a1b1")
+    assert a1b1 in legal(row)
+    state.apply(a1b1)
+    row = played(row, a1b1)
+    assert RULES.current_player(row) == TERMINAL and RULES.player0_return(row) == -1.0
+    assert_agrees(row, state)
+
+
+def test_side_without_a_legal_move_loses():
+    state = GAME.state_from_text("4k/5/1p3/pPp2/PRP2/KP3 w")
+    row = RULES.pack(state)
+    assert RULES.current_player(row) == TERMINAL and RULES.player0_return(row) == -1.0
+    assert_agrees(row, state)
+
+
+def test_pawn_on_the_last_row_becomes_a_queen():
+    state = GAME.state_from_text("k4/3P1/5/5/5/K4 w")
+    action = state.str_to_action("d5d6")
+    row = played(RULES.pack(state), action)
+    state.apply(action)
+    assert_agrees(row, state)
