@@ -4,16 +4,19 @@ Two tasks per game, each with its denominator measured in the same run (`attach_
 - `selfplay-alphazero` (positions/s, a position = one self-play decision): the compiled array
   search (learn/puct.py) with `LOCKSTEP` games a worker, its leaves made by the game's States
   in Python (`rules=state`) and, where the game declares array rules, inside numba
-  (`rules=arrays`, the default), against the reference Node search with the trainer's former
-  default of 16 games a worker (`search=nodes`), all on `WORKERS` worker processes (one, in
-  this process, with --quick), `SIMS` simulations a move;
+  (`rules=arrays`, the default), each with a fresh tree every move (`reuse=false`) and, for
+  the game's fastest leaves, with tree reuse (`reuse=true`: the subtree under the move played
+  kept, only the visits missing to `SIMS` searched), against the reference Node search with
+  the trainer's former default of 16 games a worker (`search=nodes`), all on `WORKERS` worker
+  processes (one, in this process, with --quick), `SIMS` simulations a move;
 - `selfplay-alphazero-leaves` (positions the network evaluated per second, in one process):
   the array search's self-play (both kinds of leaves) against the same network's own forward
   pass at batch 256 in the same process, the bound self-play approaches.
 The network is the game's shipped one where there is one (a trained net shapes the trees as
 training does), else an untrained one of the default size. Games open with up to
 `OPENING_PLIES` seeded random plies so that every batch measures positions from the whole
-game, and a batch stops after a fixed number of decisions per game.
+game, and a batch stops after a fixed number of decisions per game (so with reuse the first
+decision of each game in a batch searches a fresh tree).
 """
 
 from __future__ import annotations
@@ -45,16 +48,19 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
     work = f"sims={SIMS}, {workers} workers, {{}} games each, {moves} moves a game per batch"
     kinds = ["state"] + (["arrays"] if game.array_rules() is not None else [])
     names = {"state": "State leaves", "arrays": "array rules"}
+    runs = [(rules, False) for rules in kinds] + [(kinds[-1], True)]
     jobs = []
-    for rules in kinds:
+    for rules, reuse in runs:
         for inference in ("float32", "bfloat16"):
             shown = f", {inference}" if inference == "bfloat16" else ""
+            shown += ", tree reuse" if reuse else ""
             jobs.append(Job(
                 name, "selfplay-alphazero",
                 f"array search x{lockstep} games, {names[rules]}{shown}", "positions",
-                work.format(lockstep) + f", rules={rules}, inference={inference}",
-                partial(_self_play, game, "arrays", workers, lockstep, moves, inference, rules),
-                warmup=False))
+                work.format(lockstep) + f", rules={rules}, inference={inference}, "
+                f"reuse={str(reuse).lower()}",
+                partial(_self_play, game, "arrays", workers, lockstep, moves, inference, rules,
+                        reuse), warmup=False))
     jobs.append(Job(name, "selfplay-alphazero", f"node search x{REFERENCE_LOCKSTEP} games "
                     "(before)", "positions", work.format(REFERENCE_LOCKSTEP),
                     lambda: _self_play(game, "nodes", workers, REFERENCE_LOCKSTEP, moves),
@@ -84,20 +90,21 @@ def _network(game: Game) -> tuple[Any, dict[str, int]]:
 
 
 def _config(search: str, workers: int, lockstep: int, inference: str = "float32",
-            rules: str = "arrays") -> Any:
+            rules: str = "arrays", reuse: bool = False) -> Any:
     from ..learn.alphazero import AlphaZeroTraining
 
     return AlphaZeroTraining(workers=workers, games_per_worker=lockstep, sims=SIMS,
                              search=search, temperature_moves=8, inference=inference,
-                             rules=rules)
+                             rules=rules, reuse=reuse)
 
 
 def _self_play(game: Game, search: str, workers: int, lockstep: int, moves: int,
-               inference: str = "float32", rules: str = "arrays") -> Batch:
+               inference: str = "float32", rules: str = "arrays", reuse: bool = False
+               ) -> Batch:
     from ..learn.alphazero import Workers
 
     agent, architecture = _network(game)
-    config = _config(search, workers, lockstep, inference, rules)
+    config = _config(search, workers, lockstep, inference, rules, reuse)
     pool = Workers(game.spec, architecture, config)
     atexit.register(pool.close)
     weights = agent.network.state_dict()

@@ -7,7 +7,10 @@ One iteration (one unit of `advance`; `boardlab train GAME alphazero --episodes 
    numba where the game declares array rules, or agents/alphazero.py `PUCTSearch` with
    `search=nodes`, the reference kept for comparison and for games with chance nodes), with
    Dirichlet noise at the root and temperature 1 for the first `temperature_moves`
-   decisions, 0 after;
+   decisions, 0 after; with `reuse` (search=arrays) the subtree under the move played stays
+   as the next root's tree (Leela Zero's and KataGo's tree reuse), its root gets fresh
+   noise, and the search stops when the root has `sims` visits in all, so only the missing
+   visits cost network evaluations;
 2. every decision becomes a sample (planes, visit distribution, value target) in the buffer;
 3. `train_steps` minibatches of the buffer train the candidate network (cross-entropy to the
    visit distribution + squared error of the value, Adam with weight decay);
@@ -20,14 +23,17 @@ Value targets (seed 003's credit assignment, `value_target=`):
 - "result" (AlphaZero, the default): the game's result for the player to move;
 - "search" (seed 003 scheme 1 as the seed writes it): u, the PUCT score of the move played at
   the root, normalised to [0, 1] by the least and greatest score met anywhere in the tree
-  during that search, is the reward of that step, and the last decision gets the result r_T:
-  the trajectory s1, a1, u1, ..., sT, aT, rT. The value target of decision t is the return
+  during that search (with `reuse`: during that move's new simulations; a root that already
+  had its `sims` visits met none, and its u is 0.5), is the reward of that step, and the
+  last decision gets the result r_T: the trajectory s1, a1, u1, ..., sT, aT, rT. The value
+  target of decision t is the return
       (1 - g) * sum_{k=t}^{T-1} g^(k-t) * s_k * u_k  +  g^(T-t) * r_T
   with g = `search_discount` and s_k = +1 for the mover's own steps and -1 for its opponent's
   (a good move for the opponent is a bad one for the mover); the (1 - g) keeps it in [-1, 1].
   The seed gives no discount and no sign rule: these are our reading, said here;
 - "search_root" (our first reading of scheme 1, kept as a named variant): 2u - 1 with u
-  normalised by the scores met at the root only, used directly as the target; the last
+  normalised by the scores met at the root only (with `reuse`, likewise during that move's
+  new simulations), used directly as the target; the last
   decision takes the result;
 - "hindsight" (seed 003 scheme 2, after "Hindsight Experience Replay"): each sample's value is
   relabelled with a goal drawn from the same game: a later decision s_{t+k}, k >= 1 uniform;
@@ -84,6 +90,9 @@ class AlphaZeroTraining:
     """Leaves of search=arrays: arrays (the game's rules compiled over arrays, inside the
     search's numba calls, where the game declares them: `Game.array_rules`) or state (its
     State in Python at every leaf, as before)."""
+    reuse: bool = True
+    """search=arrays: keep the subtree under the move played as the next root's tree and
+    search until the root has `sims` visits in all (false: a fresh tree every move)."""
     inference: str = "float32"
     """Self-play network arithmetic with search=arrays: float32, or bfloat16 (faster on CPUs
     with bfloat16 units, e.g. AVX512-BF16; outputs within ~5e-4)."""
@@ -173,6 +182,8 @@ class SelfPlayStats:
     network_calls: int = 0
     leaves: int = 0
     """Positions the network evaluated."""
+    reused: int = 0
+    """Root visits found already made by tree reuse (of positions x sims)."""
 
 
 # --- self-play -----------------------------------------------------------------------------------
@@ -180,18 +191,27 @@ Noise = Callable[[np.ndarray], np.ndarray]
 Search = Callable[[list[State], int, NetworkEvaluator, "Noise | None"], list[RootResult]]
 
 
-def searcher(game: Game, c_puct: float, kind: str, rng: random.Random, rules: str = "arrays"
-             ) -> Search:
-    """`search(states, sims, evaluate, noise)` -> a RootResult per state: the compiled array
-    forest, its leaves made by the game's array rules where it declares them (and `rules` is
-    arrays) or by its States, or the reference Node search (always for games with chance
-    nodes)."""
-    if kind == "arrays" and not game.facts.has_chance:
-        forest = ArrayForest(c_puct, rules=game.array_rules() if rules == "arrays" else None)
+def array_forest(game: Game, c_puct: float, kind: str, rules: str = "arrays"
+                 ) -> ArrayForest | None:
+    """The compiled array forest for `kind` arrays, its leaves made by the game's array rules
+    where it declares them (and `rules` is arrays) or by its States; None where the reference
+    Node search plays (`kind` nodes, and always for games with chance nodes)."""
+    if kind != "arrays" or game.facts.has_chance:
+        return None
+    return ArrayForest(c_puct, rules=game.array_rules() if rules == "arrays" else None)
+
+
+def searcher(game: Game, c_puct: float, kind: str, rng: random.Random, rules: str = "arrays",
+             forest: ArrayForest | None = None) -> Search:
+    """`search(states, sims, evaluate, noise)` -> a RootResult per state: `forest` (or a new
+    `array_forest`), or the reference Node search where there is none."""
+    forest = forest or array_forest(game, c_puct, kind, rules)
+    if forest is not None:
+        array_search = forest
 
         def search_arrays(states: list[State], sims: int, evaluate: NetworkEvaluator,
                           noise: Noise | None = None) -> list[RootResult]:
-            return forest.search(states, sims, on_planes(evaluate), noise)
+            return array_search.search(states, sims, on_planes(evaluate), noise)
         return search_arrays
     reference = PUCTSearch(c_puct, rng)
 
@@ -236,7 +256,8 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     if config.search == "arrays" and not isinstance(network, torch.jit.ScriptModule):
         network = frozen(network, game_input_shape(game), config.inference == "bfloat16")
     evaluate = NetworkEvaluator(network, torch)
-    search = searcher(game, config.c_puct, config.search, rng, config.rules)
+    forest = array_forest(game, config.c_puct, config.search, config.rules)
+    search = searcher(game, config.c_puct, config.search, rng, config.rules, forest)
     noise = dirichlet(config.dirichlet_alpha, config.noise_fraction,
                       np.random.default_rng(seed))
     started = time.perf_counter()
@@ -257,6 +278,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
         results = search(playing, config.sims, evaluate, noise)
         movers = [state.current_player() for state in playing]
         planes = game.encode_batch(playing, movers)
+        played = []
         for k, (i, result) in enumerate(zip(active, results)):
             made = len(histories[i])
             temperature = 1.0 if made < config.temperature_moves else 0.0
@@ -266,10 +288,14 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
             histories[i].append(Decision(planes[k], policy, movers[k],
                                          result.normalised(index, whole_tree=True),
                                          result.normalised(index, whole_tree=False)))
-            states[i].apply(int(result.actions[index]))
+            played.append(int(result.actions[index]))
+            states[i].apply(played[-1])
             resolve_chance(states[i], rng)
-        active = [i for i in active if not states[i].is_terminal()
-                  and not 0 < moves <= len(histories[i])]
+        going = [k for k, i in enumerate(active) if not states[i].is_terminal()
+                 and not 0 < moves <= len(histories[i])]
+        if forest is not None and config.reuse and going:
+            forest.keep(going, [played[k] for k in going])
+        active = [active[k] for k in going]
     values = [value_targets(history, state.returns(), config, rng)
               for state, history in zip(states, histories)]
     decisions = [d for history in histories for d in history]
@@ -281,7 +307,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
                       np.stack([d.policy for d in decisions]),
                       np.concatenate(values).astype(np.float32))
     stats = SelfPlayStats(games, len(decisions), time.perf_counter() - started, evaluate.calls,
-                          evaluate.positions)
+                          evaluate.positions, forest.reused if forest is not None else 0)
     return samples, stats
 
 
@@ -585,6 +611,7 @@ class AlphaZeroTrainer(Trainer):
             total.positions += stats.positions
             total.network_calls += stats.network_calls
             total.leaves += stats.leaves
+            total.reused += stats.reused
         total.seconds = time.perf_counter() - started
         return total
 

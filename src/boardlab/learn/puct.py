@@ -104,11 +104,17 @@ def _new_node(edge, edge_child, visits, value_sum, count, top):
 
 @njit(cache=True)
 def _descend(roots, visits, value_sum, mover, first, count, edge_child, edge_prior, c_puct,
-             top, paths, lengths, leaf_edges, root_range, tree_range):
-    """`_walk` every tree; an edge with no node gets a fresh node at the end of the path
-    (its state is made in Python, then evaluated). paths[t, :lengths[t]] is tree t's walk,
-    leaf_edges[t] the edge that got a node (-1 if the walk ended on a terminal node)."""
+             top, paths, lengths, leaf_edges, root_range, tree_range, left):
+    """`_walk` every tree with simulations `left`; an edge with no node gets a fresh node at
+    the end of the path (its state is made in Python, then evaluated). paths[t, :lengths[t]]
+    is tree t's walk (length 0: tree t is done), leaf_edges[t] the edge that got a node (-1
+    if the walk ended on a terminal node)."""
     for t in range(roots.shape[0]):
+        leaf_edges[t] = -1
+        lengths[t] = 0
+        if left[t] <= 0:
+            continue
+        left[t] -= 1
         depth, edge = _walk(roots[t], visits, value_sum, mover, first, count, edge_child,
                             edge_prior, c_puct, paths[t], root_range[t], tree_range[t])
         if edge >= 0:
@@ -146,15 +152,20 @@ def _open_roots(roots, words, mover, first, count, edge_action, edge_child, edge
 @njit(cache=True)
 def _descend_and_make(roots, visits, value_sum, mover, first, count, edge_child, edge_prior,
                       edge_action, edge_top, words, c_puct, top, paths, lengths, root_range,
-                      tree_range, values, planes, leaves, leaf_trees,
+                      tree_range, left, values, planes, leaves, leaf_trees,
                       legal_actions, play, current_player, player0_return, encode):
     """`_descend` with the game's array rules: the new leaf of each tree is made by playing
     its edge on its parent's words; a final position gets its value in `values[t]` (player
     0's side), as does a final position walked to again; any other leaf gets its edges and
     its planes, `planes[k]`, `leaves[k]` and `leaf_trees[k]` for the k-th of them. Returns
-    how many leaves wait for the network."""
+    how many leaves wait for the network. A tree with no simulations `left` walks no path
+    (length 0)."""
     waiting = 0
     for t in range(roots.shape[0]):
+        lengths[t] = 0
+        if left[t] <= 0:
+            continue
+        left[t] -= 1
         path = paths[t]
         depth, edge = _walk(roots[t], visits, value_sum, mover, first, count, edge_child,
                             edge_prior, c_puct, path, root_range[t], tree_range[t])
@@ -217,6 +228,51 @@ def _back_up(paths, lengths, values, visits, value_sum):
             node = paths[t, d]
             visits[node] += 1
             value_sum[node] += values[t]
+
+
+@njit(cache=True)
+def _compact(keep, visits, value_sum, mover, first, count, words, edge_action, edge_prior,
+             edge_child, new_visits, new_value_sum, new_mover, new_first, new_count, new_words,
+             new_edge_action, new_edge_prior, new_edge_child, old_of):
+    """Copy the subtree under each old node `keep[i]` into the `new_` arrays with node i as
+    its root (keep[i] = -1: an empty root, to be opened), renumbering nodes breadth first
+    and edges in the same order; old_of[n] gets new node n's old node (-1 for an empty
+    root). Returns (nodes, edges) used."""
+    trees = keep.shape[0]
+    for i in range(trees):
+        old_of[i] = keep[i]
+    top = trees
+    edge_top = 0
+    node = 0
+    while node < top:
+        old = old_of[node]
+        if old < 0:
+            new_visits[node] = 0
+            new_value_sum[node] = 0.0
+            new_count[node] = -1
+            node += 1
+            continue
+        new_visits[node] = visits[old]
+        new_value_sum[node] = value_sum[old]
+        new_mover[node] = mover[old]
+        new_words[node] = words[old]
+        n = count[old]
+        new_count[node] = n
+        new_first[node] = edge_top
+        for j in range(max(n, 0)):
+            e = first[old] + j
+            new_edge_action[edge_top + j] = edge_action[e]
+            new_edge_prior[edge_top + j] = edge_prior[e]
+            child = edge_child[e]
+            if child >= 0:
+                old_of[top] = child
+                new_edge_child[edge_top + j] = top
+                top += 1
+            else:
+                new_edge_child[edge_top + j] = -1
+        edge_top += max(n, 0)
+        node += 1
+    return top, edge_top
 
 
 @dataclass
@@ -295,7 +351,7 @@ class ArrayForest:
         """Edges of the node; -1 until it has them."""
         self.words = np.zeros((capacity, rules.width if rules else 0), dtype=np.int64)
         """With array rules: each node's position as the rules' words."""
-        self.states: list[Any] = []
+        self.states: list[Any] = [None] * capacity
         """Without: the State of each node (None for nodes not made yet)."""
         # per edge
         self.edge_action = np.zeros(8 * capacity, dtype=np.int64)
@@ -310,12 +366,61 @@ class ArrayForest:
         """Network calls made (one per simulation step with something to evaluate)."""
         self.evaluated = 0
         """Positions the network evaluated."""
+        self.kept: int | None = None
+        """Roots `keep` made for the next search (nodes 0..kept-1), or None: a fresh search."""
+        self.reused = 0
+        """Root visits the searches found already made (tree reuse), over all roots."""
 
     def _nodes(self, size: int) -> None:
-        """Room for `size` nodes (the arrays are refilled by each search)."""
+        """Room for `size` nodes, keeping those made so far."""
         for name in ("visits", "value_sum", "mover", "first", "count"):
             setattr(self, name, np.resize(getattr(self, name), size))
-        self.words = np.zeros((size, self.words.shape[1]), dtype=np.int64)
+        words = np.zeros((size, self.words.shape[1]), dtype=np.int64)
+        used = min(len(self.words), size)
+        words[:used] = self.words[:used]
+        self.words = words
+        self.states += [None] * (size - len(self.states))
+
+    def keep(self, trees: Collection[int], actions: Collection[int]) -> None:
+        """Tree reuse: after the last search's roots `trees` (indices into its states) played
+        `actions`, keep the subtree under each played edge, with its visits, value sums,
+        priors and rows, as root i of the next search, which must be given the positions
+        after those moves in the same order. The subtrees are copied into fresh arrays
+        (`_compact`), so memory stays bounded by one search's growth. A played edge with no
+        node yet gives an empty root, opened by the next search as a fresh one.
+
+        Only a root ever gets noise, and the played edge's node was not a root, so the kept
+        priors are the network's: the old root's noise goes with the old root."""
+        trees, actions = list(trees), list(actions)
+        keep = np.full(len(trees), -1, dtype=np.int64)
+        for i, (root, action) in enumerate(zip(trees, actions)):
+            span = range(self.first[root], self.first[root] + max(self.count[root], 0))
+            edge = next((e for e in span if self.edge_action[e] == action), None)
+            if edge is None:
+                raise ValueError(f"action {action} is not a move of root {root}")
+            child = int(self.edge_child[edge])
+            if child >= 0 and self.count[child] >= 0:  # a made node, not a final position
+                keep[i] = child
+        size = max(len(self.visits), len(trees))
+        visits, mover, first, count, old_of = (np.zeros(size, dtype=np.int64)
+                                               for _ in range(5))
+        value_sum = np.zeros(size, dtype=np.float64)
+        words = np.zeros((size, self.words.shape[1]), dtype=np.int64)
+        edge_action, edge_child = np.zeros_like(self.edge_action), np.zeros_like(self.edge_child)
+        edge_prior = np.zeros_like(self.edge_prior)
+        top, edge_top = _compact(keep, self.visits, self.value_sum, self.mover, self.first,
+                                 self.count, self.words, self.edge_action, self.edge_prior,
+                                 self.edge_child, visits, value_sum, mover, first, count, words,
+                                 edge_action, edge_prior, edge_child, old_of)
+        self.visits, self.value_sum, self.mover, self.first, self.count = (
+            visits, value_sum, mover, first, count)
+        self.words = words
+        self.edge_action, self.edge_prior, self.edge_child = edge_action, edge_prior, edge_child
+        if self.rules is None:
+            self.states = [self.states[o] if o >= 0 else None for o in old_of[:top]] \
+                + [None] * (size - top)
+        self.top[0], self.edge_top[0] = top, edge_top
+        self.kept = len(trees)
 
     def _room_for_edges(self, more: int) -> None:
         """Room for `more` edges, keeping those made so far in this search."""
@@ -329,49 +434,70 @@ class ArrayForest:
                noise: Callable[[np.ndarray], np.ndarray] | None = None) -> list[RootResult]:
         """`sims` simulations from each of `states` (decision nodes, not over), one leaf per
         tree per step and all new leaves evaluated in one call. `noise(priors)` returns the
-        root priors to search with (Dirichlet noise in self-play)."""
+        root priors to search with (Dirichlet noise in self-play).
+
+        After `keep`, `states` are the kept roots' positions, and each tree searches only
+        until its root has `sims` visits in all, its kept visits included (none if it has
+        them already). A kept root's visits count its own evaluation, as any node's do, so
+        its moves' visits sum to one less than the root's. The results' root_range and
+        tree_range are the scores met during this search's new simulations only."""
         states = list(states)
         trees = len(states)
-        capacity = trees * (sims + 1)
+        kept, self.kept = self.kept, None
+        if kept is None:
+            self.top[0] = trees
+            self.edge_top[0] = 0
+            self.count[:trees] = -1
+        elif kept != trees:
+            raise ValueError(f"the search was given {trees} positions for the {kept} roots "
+                             f"kept after the last moves")
+        capacity = int(self.top[0]) + trees * sims
         if capacity > len(self.visits):
             self._nodes(capacity)
-        self.top[0] = trees
-        self.edge_top[0] = 0
-        self.visits[:trees] = 0
-        self.value_sum[:trees] = 0.0
         roots = np.arange(trees, dtype=np.int64)
+        opened = roots[self.count[:trees] < 0]  # fresh roots: no kept subtree
+        self.visits[opened] = 0
+        self.value_sum[opened] = 0.0
+        self.reused += int(self.visits[:trees].sum())
         if self.rules is None:
             walks = Walks.make(trees, sims)
-            self.states = states + [None] * (capacity - trees)
-            self.mover[:trees] = [state.current_player() for state in states]
-            self._expand_states(roots, states, evaluate)
+            for root in opened:
+                self.states[root] = states[root]
+            self.mover[opened] = [states[root].current_player() for root in opened]
+            if len(opened):
+                self._expand_states(opened, [states[root] for root in opened], evaluate)
         else:
             walks = Walks.make(trees, sims, states[0].encode(states[0].current_player()).shape,
                                trees * states[0].game.num_actions)
-            self._open_roots(roots, states, walks, evaluate)
+            if len(opened):
+                self._open_roots(opened, [states[root] for root in opened], walks, evaluate)
         if noise is not None:
             for root in range(trees):
                 span = slice(self.first[root], self.first[root] + self.count[root])
                 self.edge_prior[span] = noise(self.edge_prior[span])
-        for _ in range(sims):
+        left = np.maximum(sims - self.visits[:trees], 0)
+        for _ in range(int(left.max(initial=0))):
             if self.rules is None:
-                self._step_with_states(roots, walks, evaluate)
+                self._step_with_states(roots, walks, left, evaluate)
             else:
-                self._step_with_rules(roots, walks, evaluate)
+                self._step_with_rules(roots, walks, left, evaluate)
             _back_up(walks.paths, walks.lengths, walks.values, self.visits, self.value_sum)
         return [self._result(root, walks.tree_range[root], walks.root_range[root])
                 for root in range(trees)]
 
     # --- leaves made by States, in Python ------------------------------------------------------
-    def _step_with_states(self, roots: np.ndarray, walks: Walks, evaluate: EvaluatePlanes
-                          ) -> None:
-        """One simulation in every tree: the walks in numba, the new leaves by `child()`."""
+    def _step_with_states(self, roots: np.ndarray, walks: Walks, left: np.ndarray,
+                          evaluate: EvaluatePlanes) -> None:
+        """One simulation in every tree with simulations `left`: the walks in numba, the new
+        leaves by `child()`."""
         _descend(roots, self.visits, self.value_sum, self.mover, self.first, self.count,
                  self.edge_child, self.edge_prior, self.c_puct, self.top, walks.paths,
-                 walks.lengths, walks.leaf_edges, walks.root_range, walks.tree_range)
+                 walks.lengths, walks.leaf_edges, walks.root_range, walks.tree_range, left)
         paths, lengths, values = walks.paths, walks.lengths, walks.values
         waiting_nodes, waiting_states, waiting_trees = [], [], []
         for t in range(len(roots)):
+            if lengths[t] == 0:  # this tree is done
+                continue
             leaf = int(paths[t, lengths[t] - 1])
             edge = int(walks.leaf_edges[t])
             if edge >= 0:  # a new node: play the edge's move on its parent's state
@@ -411,23 +537,24 @@ class ArrayForest:
         """The roots' words from their States, then their edges and priors."""
         assert self.rules is not None
         legal_actions, _, current_player, _, encode = self.rules.functions
-        self.words[:len(roots)] = [self.rules.pack(state) for state in states]
+        self.words[roots] = [self.rules.pack(state) for state in states]
         self._room_for_edges(walks.most_edges)
         _open_roots(roots, self.words, self.mover, self.first, self.count, self.edge_action,
                     self.edge_child, self.edge_top, walks.planes, legal_actions,
                     current_player, encode)
         self._evaluate(roots, walks.planes[:len(roots)], evaluate)
 
-    def _step_with_rules(self, roots: np.ndarray, walks: Walks, evaluate: EvaluatePlanes
-                         ) -> None:
-        """One simulation in every tree, the walks and the new leaves in one numba call."""
+    def _step_with_rules(self, roots: np.ndarray, walks: Walks, left: np.ndarray,
+                         evaluate: EvaluatePlanes) -> None:
+        """One simulation in every tree with simulations `left`, the walks and the new leaves
+        in one numba call."""
         assert self.rules is not None
         self._room_for_edges(walks.most_edges)
         waiting = _descend_and_make(
             roots, self.visits, self.value_sum, self.mover, self.first, self.count,
             self.edge_child, self.edge_prior, self.edge_action, self.edge_top, self.words,
             self.c_puct, self.top, walks.paths, walks.lengths, walks.root_range,
-            walks.tree_range, walks.values, walks.planes, walks.leaves, walks.leaf_trees,
+            walks.tree_range, left, walks.values, walks.planes, walks.leaves, walks.leaf_trees,
             *self.rules.functions)
         if waiting:
             walks.values[walks.leaf_trees[:waiting]] = self._evaluate(
