@@ -15,7 +15,10 @@ for all trees per simulation step:
 Layout: a node is an index into the node arrays (visits, value sum from player 0's side, the
 player to move, its first edge and edge count, -1 before it has edges); its edges (one per
 legal move: action, prior, child node or -1) sit side by side in the edge arrays. Nodes and
-edges are allocated from the top of the arrays and all freed at once when the games move.
+edges are allocated from the top of the arrays and all freed at once when the games move,
+or, with tree reuse (`keep`, as Leela Zero and KataGo do in self-play), all but the subtree
+under each move played, which `_compact` copies into fresh arrays as the next roots' trees;
+the next search walks each tree until its root has `sims` visits.
 
 The array rules' functions reach `_descend_and_make` as function pointers (core/arrayrules.py
 `CompiledFunction`), so the kernel is compiled once for every game and numba's cache keeps
@@ -23,7 +26,8 @@ it; passing them costs ~20 us a step.
 
 Games with chance nodes are left to the reference search (learn/alphazero.py picks by
 `game.facts.has_chance`). tests/learn/test_puct.py checks that both searches, with array
-rules or States, give the same visit counts on seeded positions.
+rules or States, give the same visit counts on seeded positions; tests/learn/test_tree_reuse.py
+that a kept subtree is the child's exactly, and what a reused search does.
 """
 
 from __future__ import annotations
