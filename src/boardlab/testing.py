@@ -18,7 +18,8 @@ from .core.agent import Clock
 from .core.match import play_match, sample_chance
 from .core.registry import make_agent
 
-__all__ = ["check_batch_encoding", "check_game", "check_random_games", "check_replay"]
+__all__ = ["array_legal", "array_played", "check_array_row", "check_array_rules",
+           "check_batch_encoding", "check_game", "check_random_games", "check_replay"]
 
 
 def check_game(game: Game, games: int = 20, seed: int = 12345) -> None:
@@ -151,3 +152,63 @@ def check_compiled_search(state: State, depth: int, seed: int = 5, evaluator: st
     python = search_decision(spec + ",tt=false,kernel=false", state, seed)
     compiled = search_decision(spec, state, seed)
     assert compiled == python, (depth, python, compiled, state.to_text())
+
+
+# --- array rules (Game.array_rules: the compiled leaves of the AlphaZero self-play search) ---
+
+def array_legal(game: Game, row: np.ndarray) -> list[int]:
+    """The legal actions the game's array rules list for `row`."""
+    rules = game.array_rules()
+    assert rules is not None, f"{game.name} declares no array rules"
+    out = np.zeros(game.num_actions, dtype=np.int64)
+    return out[:rules.legal_actions(row, out)].tolist()
+
+
+def array_played(game: Game, row: np.ndarray, action: int) -> np.ndarray:
+    """The row after `action`, by the game's array rules."""
+    rules = game.array_rules()
+    assert rules is not None, f"{game.name} declares no array rules"
+    out = np.zeros(rules.width, dtype=np.int64)
+    rules.play(row, action, out)
+    return out
+
+
+def check_array_row(game: Game, row: np.ndarray, state: State) -> None:
+    """The row says what `state` says: its packing, the player to move, the moves, the
+    planes for the mover (equal to `encode` and `encode_batch`), the end and its return."""
+    rules = game.array_rules()
+    assert rules is not None, f"{game.name} declares no array rules"
+    where = f"{game.name}: {state.to_text()}"
+    assert row.tolist() == rules.pack(state).tolist(), where
+    assert rules.current_player(row) == state.current_player(), where
+    assert array_legal(game, row) == state.legal_actions(), where
+    if state.is_terminal():
+        assert rules.player0_return(row) == state.returns()[0], where
+        return
+    mover = state.current_player()
+    planes = state.encode(mover)
+    out = np.ones(planes.shape, dtype=np.float32)  # not zeros: encode must clear what it reuses
+    rules.encode(row, out)
+    assert np.array_equal(out, planes), where
+    assert np.array_equal(out, game.encode_batch([state], [mover])[0]), where
+
+
+def check_array_rules(game: Game, games: int = 100, seed: int = 7) -> list[State]:
+    """Seeded random games played on rows and on States side by side, every position checked
+    by `check_array_row`; returns the final States (for the caller's own checks)."""
+    rules = game.array_rules()
+    assert rules is not None, f"{game.name} declares no array rules"
+    rng = random.Random(seed)
+    finals = []
+    for _ in range(games):
+        state = game.initial_state()
+        row = rules.pack(state)
+        while True:
+            check_array_row(game, row, state)
+            if state.is_terminal():
+                break
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            row = array_played(game, row, action)
+        finals.append(state)
+    return finals

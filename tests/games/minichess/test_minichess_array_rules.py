@@ -3,66 +3,33 @@ move: the rows the compiled search plays must say what the State says at every p
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from boardlab.core.game import TERMINAL
 from boardlab.games.minichess import MiniChessGame
+from boardlab.testing import array_legal, array_played, check_array_row, check_array_rules
 
 GAME = MiniChessGame()
 RULES = GAME.array_rules()
 
 
 def legal(row) -> list[int]:
-    out = np.zeros(GAME.num_actions, dtype=np.int64)
-    return out[:RULES.legal_actions(row, out)].tolist()
+    return array_legal(GAME, row)
 
 
 def played(row, action: int) -> np.ndarray:
-    out = np.zeros(RULES.width, dtype=np.int64)
-    RULES.play(row, action, out)
-    return out
-
-
-def encoded(row) -> np.ndarray:
-    out = np.ones((12, 6, 5), dtype=np.float32)  # not zeros: encode must clear what it reuses
-    RULES.encode(row, out)
-    return out
+    return array_played(GAME, row, action)
 
 
 def assert_agrees(row, state) -> None:
-    """The row says what `state` says: the player to move, the moves, the encoding, the end."""
-    where = (state.end_reason, state.to_text())
-    assert row.tolist() == RULES.pack(state).tolist(), where
-    assert RULES.current_player(row) == state.current_player(), where
-    assert legal(row) == state.legal_actions(), where
-    if state.is_terminal():
-        assert RULES.player0_return(row) == state.returns()[0], where
-    else:
-        mover = state.current_player()
-        assert np.array_equal(encoded(row), state.encode(mover)), where
-        assert np.array_equal(encoded(row), GAME.encode_batch([state], [mover])[0]), where
+    check_array_row(GAME, row, state)
 
 
 def play_random_games(game: MiniChessGame, count: int, seed: int) -> set[str]:
     """`count` seeded random games, the row played alongside the State; the ways they ended."""
-    rules = game.array_rules()
-    assert rules is RULES  # one compiled set for every max_plies: the cap is in the row
-    rng = random.Random(seed)
-    ends = set()
-    for _ in range(count):
-        state = game.initial_state()
-        row = rules.pack(state)
-        while True:
-            assert_agrees(row, state)
-            if state.is_terminal():
-                ends.add(state.end_reason.split()[1])
-                break
-            action = rng.choice(state.legal_actions())
-            state.apply(action)
-            row = played(row, action)
-    return ends
+    assert game.array_rules() is RULES  # one compiled set for every max_plies: the cap is in
+    # the row
+    return {state.end_reason.split()[1] for state in check_array_rules(game, count, seed)}
 
 
 def test_random_games_agree_with_the_state_move_by_move():

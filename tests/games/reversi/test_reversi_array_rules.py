@@ -3,12 +3,11 @@ move: the rows the compiled search plays must say what the State says at every p
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from boardlab.core.game import TERMINAL
 from boardlab.games.reversi import PASS, ReversiGame
+from boardlab.testing import array_legal, array_played, check_array_row, check_array_rules
 
 GAME = ReversiGame()
 RULES = GAME.array_rules()
@@ -20,57 +19,23 @@ def position(text: str):
 
 
 def legal(row) -> list[int]:
-    out = np.zeros(GAME.num_actions, dtype=np.int64)
-    return out[:RULES.legal_actions(row, out)].tolist()
+    return array_legal(GAME, row)
 
 
 def played(row, action: int) -> np.ndarray:
-    out = np.zeros(RULES.width, dtype=np.int64)
-    RULES.play(row, action, out)
-    return out
-
-
-def encoded(row) -> np.ndarray:
-    out = np.zeros((3, 8, 8), dtype=np.float32)
-    RULES.encode(row, out)
-    return out
+    return array_played(GAME, row, action)
 
 
 def assert_agrees(row, state) -> None:
-    """The row says what `state` says: the player to move, the moves, the encoding, the end."""
-    where = state.to_text()
-    assert row.tolist() == RULES.pack(state).tolist(), where
-    assert RULES.current_player(row) == state.current_player(), where
-    assert legal(row) == state.legal_actions(), where
-    if state.is_terminal():
-        assert RULES.player0_return(row) == state.returns()[0], where
-    else:
-        mover = state.current_player()
-        assert np.array_equal(encoded(row), state.encode(mover)), where
-        assert np.array_equal(encoded(row), GAME.encode_batch([state], [mover])[0]), where
+    check_array_row(GAME, row, state)
 
 
 def test_random_games_agree_with_the_state_move_by_move():
     """400 seeded random games: the row made by `play` from the start equals the packed State
     at every position, and says the same moves, passes, end, returns and planes."""
-    rng = random.Random(7)
-    positions = passes = 0
-    results = set()
-    for _ in range(GAMES):
-        state = GAME.initial_state()
-        row = RULES.pack(state)
-        while True:
-            assert_agrees(row, state)
-            positions += 1
-            if state.is_terminal():
-                results.add(state.returns()[0])
-                break
-            action = rng.choice(state.legal_actions())
-            passes += action == PASS
-            state.apply(action)
-            row = played(row, action)
-    assert positions > 20_000
-    assert passes > 0 and results == {-1.0, 0.0, 1.0}
+    finals = check_array_rules(GAME, GAMES, seed=7)
+    assert sum(state.move_number() for state in finals) > 20_000
+    assert {state.returns()[0] for state in finals} == {-1.0, 0.0, 1.0}
 
 
 def test_forced_pass_then_the_end():
