@@ -150,7 +150,7 @@ class MCTSAgent(Agent):
         """Ask the game for compiled random playouts (until it says it has none)."""
         if self.use_kernel:
             # One playout now: numba loads its code on the first call, which would otherwise
-            # be charged to the first move's clock (0.5-0.8 s for Reversi here).
+            # be charged to the first move's clock (0.5-0.8 s here for a bitboard game).
             start = game.initial_state(0)
             if start.current_player() >= 0 and game.random_playout_kernel(start, 0) is None:
                 self.use_kernel = False
