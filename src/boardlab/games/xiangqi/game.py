@@ -148,9 +148,12 @@ class XiangqiState(Drawable, State):
         if self.winner is not None:
             return []
         if self._legal is None:
-            self._legal = sorted(ACTION_OF_MOVE[m] for m in rules.legal_moves(self.board,
-                                                                              self.player))
+            self._legal = self._legal_ids(None)
         return list(self._legal)
+
+    def _legal_ids(self, in_check: bool | None) -> list[int]:
+        moves = rules.legal_moves(self.board, self.player, in_check)
+        return sorted(ACTION_OF_MOVE[m] for m in moves)
 
     def apply(self, action: int) -> None:
         check_action(self, action)
@@ -167,7 +170,8 @@ class XiangqiState(Drawable, State):
             self.history, self.checks = [], []
         self.history.append(self._position_key())
         self.checks.append(gave_check)
-        if not self.legal_actions():
+        self._legal = self._legal_ids(gave_check)  # the check test is done: not twice a ply
+        if not self._legal:
             self.winner = mover
             self.end_reason = "checkmate" if gave_check else "stalemate (a loss in xiangqi)"
         elif not self._judge_repetition() and self.plies >= self.game.settings.max_plies:

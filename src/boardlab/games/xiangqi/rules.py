@@ -211,12 +211,14 @@ def exposure(board: Board, king: int, player: int) -> set[int]:
     return squares
 
 
-def legal_moves(board: Board, player: int) -> list[tuple[int, int]]:
+def legal_moves(board: Board, player: int, in_check: bool | None = None
+                ) -> list[tuple[int, int]]:
     """Pseudo-legal moves that do not leave `player`'s general attacked (board restored).
     Out of check, a move of another piece is tried on the board only when it leaves or
-    enters a square of `exposure`; the rest cannot expose the general."""
+    enters a square of `exposure`; the rest cannot expose the general. `in_check`: whether
+    the general is attacked, where the caller knows (None: tested here)."""
     king = general_square(board, player)
-    check = is_attacked(board, king, player)
+    check = is_attacked(board, king, player) if in_check is None else in_check
     exposed = exposure(board, king, player)
     result = []
     for frm, to in pseudo_moves(board, player):
