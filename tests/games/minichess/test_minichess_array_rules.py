@@ -3,7 +3,6 @@ move: the rows the compiled search plays must say what the State says at every p
 
 from __future__ import annotations
 
-import numpy as np
 
 from boardlab.core.game import TERMINAL
 from boardlab.games.minichess import MiniChessGame
@@ -11,18 +10,6 @@ from boardlab.testing import array_legal, array_played, check_array_row, check_a
 
 GAME = MiniChessGame()
 RULES = GAME.array_rules()
-
-
-def legal(row) -> list[int]:
-    return array_legal(GAME, row)
-
-
-def played(row, action: int) -> np.ndarray:
-    return array_played(GAME, row, action)
-
-
-def assert_agrees(row, state) -> None:
-    check_array_row(GAME, row, state)
 
 
 def play_random_games(game: MiniChessGame, count: int, seed: int) -> set[str]:
@@ -44,23 +31,23 @@ def test_side_to_move_that_can_capture_the_king_wins_at_once():
     state = GAME.state_from_text("k4/5/5/5/1r3/K4 w")
     row = RULES.pack(state)
     a1b1 = state.str_to_action("a1b1")
-    assert a1b1 in legal(row)
+    assert a1b1 in array_legal(GAME, row)
     state.apply(a1b1)
-    row = played(row, a1b1)
+    row = array_played(GAME, row, a1b1)
     assert RULES.current_player(row) == TERMINAL and RULES.player0_return(row) == -1.0
-    assert_agrees(row, state)
+    check_array_row(GAME, row, state)
 
 
 def test_side_without_a_legal_move_loses():
     state = GAME.state_from_text("4k/5/1p3/pPp2/PRP2/KP3 w")
     row = RULES.pack(state)
     assert RULES.current_player(row) == TERMINAL and RULES.player0_return(row) == -1.0
-    assert_agrees(row, state)
+    check_array_row(GAME, row, state)
 
 
 def test_pawn_on_the_last_row_becomes_a_queen():
     state = GAME.state_from_text("k4/3P1/5/5/5/K4 w")
     action = state.str_to_action("d5d6")
-    row = played(RULES.pack(state), action)
+    row = array_played(GAME, RULES.pack(state), action)
     state.apply(action)
-    assert_agrees(row, state)
+    check_array_row(GAME, row, state)

@@ -3,7 +3,6 @@ move: the rows the compiled search plays must say what the State says at every p
 
 from __future__ import annotations
 
-import numpy as np
 
 from boardlab.core.game import TERMINAL
 from boardlab.games.reversi import PASS, ReversiGame
@@ -16,18 +15,6 @@ GAMES = 400
 
 def position(text: str):
     return GAME.state_from_text(text)
-
-
-def legal(row) -> list[int]:
-    return array_legal(GAME, row)
-
-
-def played(row, action: int) -> np.ndarray:
-    return array_played(GAME, row, action)
-
-
-def assert_agrees(row, state) -> None:
-    check_array_row(GAME, row, state)
 
 
 def test_random_games_agree_with_the_state_move_by_move():
@@ -49,15 +36,15 @@ def test_forced_pass_then_the_end():
         --------
         --------  x""")
     row = RULES.pack(state)
-    assert legal(row) == [PASS]
+    assert array_legal(GAME, row) == [PASS]
     state.apply(PASS)
-    row = played(row, PASS)
+    row = array_played(GAME, row, PASS)
     assert RULES.current_player(row) == 1
     c1 = state.str_to_action("c1")
-    assert legal(row) == [c1]
-    row = played(row, c1)
+    assert array_legal(GAME, row) == [c1]
+    row = array_played(GAME, row, c1)
     assert RULES.current_player(row) == TERMINAL
-    assert legal(row) == []
+    assert array_legal(GAME, row) == []
     assert RULES.player0_return(row) == -1.0
 
 
@@ -75,10 +62,10 @@ def test_discs_on_the_sign_bit_square_survive_the_int64_words():
         -------x  x""")
     row = RULES.pack(state)
     assert row[0] < 0  # black's h8 disc is the sign bit
-    assert_agrees(row, state)
+    check_array_row(GAME, row, state)
     f6 = state.str_to_action("f6")
-    assert legal(row) == [f6]
+    assert array_legal(GAME, row) == [f6]
     state.apply(f6)
-    row = played(row, f6)
-    assert_agrees(row, state)
+    row = array_played(GAME, row, f6)
+    check_array_row(GAME, row, state)
     assert RULES.current_player(row) == TERMINAL and RULES.player0_return(row) == 1.0
