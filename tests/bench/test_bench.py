@@ -152,3 +152,16 @@ def test_tasks_pick_the_training_jobs_and_refuse_unknown_ones():
     assert {f.task for f in figures} == {"train-qlearning"} and figures[0].measured
     with pytest.raises(ParseError, match="no job is called"):
         run_bench(["reversi"], quick=True, repeat=1, tasks=["trian-dqn"])
+
+
+def test_whole_game_self_play_is_measured_only_on_request(quick_run):
+    """`selfplay-alphazero-games` plays whole games (minutes a batch on a long game): left
+    out of a run that names no tasks, measured with a ratio to the Node search when named."""
+    assert not figures_of(quick_run, "reversi", "selfplay-alphazero-games")
+    assert figures_of(quick_run, "reversi", "selfplay-alphazero")
+    figures = run_bench(["reversi"], quick=True, repeat=1, tasks=["selfplay-alphazero-games"])
+    ours = [f for f in figures if not f.peer]
+    assert len(ours) == 2 and len(figures) == 3
+    for figure in ours:
+        assert figure.measured and "whole games" in figure.work
+        assert set(figure.ratios) == {"node search x16 games (before)"}

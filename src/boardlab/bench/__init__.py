@@ -66,7 +66,8 @@ def run_bench(games: Collection[str] | None = None, peers: bool = False, quick: 
               repeat: int | None = None,
               on_figure: Callable[[Figure], None] | None = None,
               tasks: Collection[str] | None = None) -> list[Figure]:
-    """Measure every job of `plan(...)` (only those whose task is in `tasks`, if given);
+    """Measure every job of `plan(...)`: those whose task is in `tasks` if given, else all
+    but the jobs measured on request (`Job.on_request`);
     each figure is the median of `repeat` samples (default 5, or 2 with `quick`).
     `on_figure` sees each figure once its game is done."""
     if repeat is None:
@@ -82,6 +83,8 @@ def run_bench(games: Collection[str] | None = None, peers: bool = False, quick: 
             raise ParseError(f"--tasks: no job is called {', '.join(sorted(unknown))}; the "
                              f"tasks here: {', '.join(sorted(known))}")
         jobs = [job for job in jobs if job.task in tasks]
+    else:
+        jobs = [job for job in jobs if not job.on_request]
     figures: list[Figure] = []
     for game in dict.fromkeys(job.game for job in jobs):
         # One game's jobs at a time, interleaved: ours and its peers share the same minutes.

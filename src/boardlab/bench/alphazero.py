@@ -9,6 +9,11 @@ Two tasks per game, each with its denominator measured in the same run (`attach_
   kept, only the visits missing to `SIMS` searched), against the reference Node search with
   the trainer's former default of 16 games a worker (`search=nodes`), all on `WORKERS` worker
   processes (one, in this process, with --quick), `SIMS` simulations a move;
+- `selfplay-alphazero-games` (positions/s, measured only when `--tasks` names it): whole
+  self-play games from the start, as training plays them (temperature 1 for the trainer's
+  first `temperature_moves` decisions, then the most visited move, the tree kept between
+  moves): the game's fastest leaves with tree reuse against the same Node search; a batch is
+  one round of games on every worker, the lockstep thinning as games end, as in training;
 - `selfplay-alphazero-leaves` (positions the network evaluated per second, in one process):
   the array search's self-play (both kinds of leaves) against the same network's own forward
   pass at batch 256 in the same process, the bound self-play approaches.
@@ -65,6 +70,7 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
                     "(before)", "positions", work.format(REFERENCE_LOCKSTEP),
                     lambda: _self_play(game, "nodes", workers, REFERENCE_LOCKSTEP, moves),
                     peer=True, warmup=False))
+    jobs += _whole_games(name, game, kinds[-1], names[kinds[-1]], workers, lockstep)
     for rules in kinds:
         jobs.append(Job(name, "selfplay-alphazero-leaves",
                         f"array search x{lockstep} games, {names[rules]}, 1 process", "leaves",
@@ -72,6 +78,31 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
                         partial(_leaves, game, lockstep, moves, rules), warmup=False))
     jobs.append(Job(name, "selfplay-alphazero-leaves", "the same network alone, batch 256",
                     "leaves", "frozen forward pass, 1 thread", lambda: _bound(game), peer=True))
+    return jobs
+
+
+def _whole_games(name: str, game: Game, rules: str, leaves: str, workers: int,
+                 lockstep: int) -> list[Job]:
+    """`selfplay-alphazero-games`: rounds of whole games, the trainer's temperature schedule."""
+    from ..learn.alphazero import AlphaZeroTraining
+
+    temperature_moves = AlphaZeroTraining.temperature_moves
+    work = (f"whole games, sims={SIMS}, {workers} workers, {{}} games each, temperature for "
+            f"{temperature_moves} moves")
+    jobs = [Job(name, "selfplay-alphazero-games",
+                f"array search x{lockstep} games, {leaves}"
+                + (", bfloat16" if inference == "bfloat16" else "") + ", tree reuse",
+                "positions", work.format(lockstep) + f", rules={rules}, inference={inference},"
+                " reuse=true",
+                partial(_self_play, game, "arrays", workers, lockstep, 0, inference, rules,
+                        True, 0, temperature_moves), warmup=False, on_request=True)
+            for inference in ("float32", "bfloat16")]
+    jobs.append(Job(name, "selfplay-alphazero-games",
+                    f"node search x{REFERENCE_LOCKSTEP} games (before)", "positions",
+                    work.format(REFERENCE_LOCKSTEP),
+                    partial(_self_play, game, "nodes", workers, REFERENCE_LOCKSTEP, 0,
+                            openings=0, temperature_moves=temperature_moves),
+                    peer=True, warmup=False, on_request=True))
     return jobs
 
 
@@ -90,21 +121,23 @@ def _network(game: Game) -> tuple[Any, dict[str, int]]:
 
 
 def _config(search: str, workers: int, lockstep: int, inference: str = "float32",
-            rules: str = "arrays", reuse: bool = False) -> Any:
+            rules: str = "arrays", reuse: bool = False, temperature_moves: int = 8) -> Any:
     from ..learn.alphazero import AlphaZeroTraining
 
     return AlphaZeroTraining(workers=workers, games_per_worker=lockstep, sims=SIMS,
-                             search=search, temperature_moves=8, inference=inference,
-                             rules=rules, reuse=reuse)
+                             search=search, temperature_moves=temperature_moves,
+                             inference=inference, rules=rules, reuse=reuse)
 
 
 def _self_play(game: Game, search: str, workers: int, lockstep: int, moves: int,
-               inference: str = "float32", rules: str = "arrays", reuse: bool = False
-               ) -> Batch:
+               inference: str = "float32", rules: str = "arrays", reuse: bool = False,
+               openings: int = OPENING_PLIES, temperature_moves: int = 8) -> Batch:
+    """Rounds of `lockstep` games on each of `workers` workers, opening with up to
+    `openings` random plies and cut after `moves` decisions a game (0: played to the end)."""
     from ..learn.alphazero import Workers
 
     agent, architecture = _network(game)
-    config = _config(search, workers, lockstep, inference, rules, reuse)
+    config = _config(search, workers, lockstep, inference, rules, reuse, temperature_moves)
     pool = Workers(game.spec, architecture, config)
     atexit.register(pool.close)
     weights = agent.network.state_dict()
@@ -112,7 +145,7 @@ def _self_play(game: Game, search: str, workers: int, lockstep: int, moves: int,
 
     def batch() -> int:
         seed = next(rounds)
-        tasks = [(asdict(config), weights, lockstep, 1000 * seed + w, OPENING_PLIES, moves)
+        tasks = [(asdict(config), weights, lockstep, 1000 * seed + w, openings, moves)
                  for w in range(workers)]
         return sum(stats.positions for _, stats in pool.play(tasks))
     # Warm the workers up (imports, compiled kernels) outside the timed batches.

@@ -62,6 +62,8 @@ class Job:
     """Run one untimed batch first (numba compiles, caches fill)."""
     tally: Tally | None = None
     """Filled by playout batches: the mean length of the games played."""
+    on_request: bool = False
+    """Measured only when `--tasks` names its task (a batch of whole games takes minutes)."""
 
 
 @dataclass
