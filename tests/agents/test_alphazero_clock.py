@@ -49,3 +49,29 @@ def test_network_input_comes_from_the_games_batch_encoder():
     game.encode_batch = spy
     agent.act(game.initial_state(), Clock())
     assert calls and sum(calls) >= 4
+
+
+def test_first_move_searches_because_torch_was_warmed_up_when_the_agent_was_built():
+    game = make_game("reversi")
+    agent = make_agent(UNTRAINED + ",sims=0,time=0.2", game)
+    agent.start_game(0, 1)
+    agent.act(game.initial_state(), Clock())
+    assert agent.last_info()["simulations"] > 10
+
+
+def test_a_move_runs_the_network_on_one_thread_and_restores_the_callers_setting():
+    """Batch-1 forwards on shared cores: a second thread made a 0.1 s move search once."""
+    import torch
+
+    game = make_game("reversi")
+    agent = make_agent(UNTRAINED + ",sims=8", game)
+    seen = []
+    agent.network.register_forward_hook(lambda *_: seen.append(torch.get_num_threads()))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        agent.act(game.initial_state(), Clock())
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)

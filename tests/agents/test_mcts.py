@@ -347,3 +347,35 @@ def test_heuristic_leaf_values_are_squashed_to_plus_minus_one():
 def test_bad_settings_are_refused_with_a_sentence(spec, words):
     with pytest.raises(ParseError, match=words):
         make_agent(spec, make_game("reversi"))
+
+
+def test_what_a_move_spends_after_its_search_comes_off_the_next_search():
+    """The collector's pass and the statistics after a search are timed (`tail`) and the next
+    search stops that much earlier, so whole moves keep to `time`, not only searches."""
+    game = make_game("minichess")
+    mcts = agent("mcts:sims=0,time=0.4", game)
+    state = game.initial_state()
+    mcts.act(state, Clock())
+    assert 0 < mcts.tail < 0.4
+    mcts.tail = 0.3
+    started = time.perf_counter()
+    mcts.act(state, Clock())
+    assert time.perf_counter() - started < 0.3  # ~0.1 s searched; 0.4 without the tail
+
+
+def test_the_cycle_collector_is_paused_for_a_search_and_restored_after():
+    import gc
+
+    from boardlab.core.agent import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a caller's own choice is kept
+    finally:
+        gc.enable()

@@ -37,10 +37,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..core.agent import Agent, Clock
+from ..core.agent import Agent, Clock, collector_paused
 from ..core.game import CHANCE, TERMINAL, BoardLabError, Game, State
 from ..core.match import draw_outcome
-from ..core.weights import shipped_weights
+from ..core.weights import one_torch_thread, shipped_weights
 from .mcts import principal_variation
 
 FORMAT = "boardlab-alphazero"
@@ -345,6 +345,10 @@ class AlphaZeroAgent(Agent):
             self.network = self.load(path)
         self.network.eval()
         self.evaluate = NetworkEvaluator(self.network, torch)
+        # One forward now: torch prepares its kernels on the first call (0.6 s for a small
+        # network here), which would otherwise spend the first move's clock on one simulation.
+        with one_torch_thread():
+            self.evaluate([state])
         self.search = PUCTSearch(self.settings.c_puct, self.rng)
         self.info: dict[str, Any] = {}
 
@@ -415,8 +419,9 @@ class AlphaZeroAgent(Agent):
                                     generator)
         self.search.rng = self.rng
         self.search.u_range.clear()
-        simulations = self.search.search_many([root], settings.sims, self.evaluate, noise,
-                                              clock)
+        with one_torch_thread(), collector_paused():
+            simulations = self.search.search_many([root], settings.sims, self.evaluate, noise,
+                                                  clock)
         move = choose_move(root, settings.temperature, self.rng)
         me = state.current_player()
         top = sorted(root.children.items(), key=lambda item: -item[1].visits)[:5]

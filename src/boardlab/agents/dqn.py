@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
-from ..core.weights import load_payload, save_payload, shipped_weights
+from ..core.weights import load_payload, one_torch_thread, save_payload, shipped_weights
 from .evaluation import outcomes_after
 
 FORMAT = "boardlab-dqn"
@@ -297,9 +297,10 @@ class DQNAgent(Agent):
             self.last_view: State | None = None
             return self.rng.choice(state.legal_actions())
         self.last_view = state  # last_info() scores it again on demand (training never asks)
-        if self.lookahead:
-            return self.search_one_ply(state)
-        return self.choose(state, epsilon=0.0)
+        with one_torch_thread():
+            if self.lookahead:
+                return self.search_one_ply(state)
+            return self.choose(state, epsilon=0.0)
 
     def last_info(self) -> dict[str, Any]:
         """heat: the scores the last move was chosen by, from the network (its Q-values of the

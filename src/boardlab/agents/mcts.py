@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.agent import Agent, Clock
+from ..core.agent import Agent, Clock, collector_paused
 from ..core.game import CHANCE, TERMINAL, Evaluator, Game, ParseError, State
 from ..core.match import draw_outcome
 from .evaluation import pick_evaluator
@@ -158,6 +158,10 @@ class MCTSAgent(Agent):
         self.tree: tuple[Node, int] | None = None
         """(root, the move we played) kept for reuse at our next move."""
         self.info: dict[str, Any] = {}
+        self.tail = 0.0
+        self.searched = 0.0
+        """Seconds the last move took after its search (the collector's pass, the statistics):
+        the next search stops that much before the clock, so the whole move keeps to it."""
 
     def start_game(self, player: int, seed: int) -> None:
         super().start_game(player, seed)
@@ -169,6 +173,8 @@ class MCTSAgent(Agent):
         started = time.perf_counter()
         if settings.time > 0 and (clock.budget is None or settings.time < clock.remaining()):
             clock = Clock.start(settings.time)
+        if clock.budget is not None:
+            clock = Clock(max(clock.budget - self.tail, 0.0), clock.started)
         me = state.current_player()
         actions = state.legal_actions()
         if len(actions) == 1:  # nothing to think about; the old tree no longer fits either
@@ -213,6 +219,7 @@ class MCTSAgent(Agent):
                                      for a, n in visits.items()} if total else {}},
             "pv": principal_variation(root, best),
         }
+        self.tail = time.perf_counter() - self.searched
         return best
 
     def last_info(self) -> dict[str, Any]:
@@ -226,11 +233,13 @@ class MCTSAgent(Agent):
         """Run simulations from `root` until `sims` are done (0: no limit) or `clock` expires."""
         timed = clock.budget is not None
         done = 0
-        while done < sims or sims == 0:
-            if timed and done > 0 and clock.expired():
-                break
-            self._simulate(root)
-            done += 1
+        with collector_paused():
+            while done < sims or sims == 0:
+                if timed and done > 0 and clock.expired():
+                    break
+                self._simulate(root)
+                done += 1
+            self.searched = time.perf_counter()  # what follows, the collector first, is `tail`
         return done
 
     def _simulate(self, root: Node) -> None:
