@@ -78,3 +78,20 @@ def test_write_report_writes_json_markdown_and_a_png(result, tmp_path):
     assert json.loads(paths[0].read_text()) == to_json(result)
     assert paths[1].read_text().startswith("# Arena: jungle")
     assert paths[2].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_thinking_times_show_what_each_agent_spent_a_move(tmp_path):
+    """Equal time shows in the report: the mean and longest seconds a decision, per agent,
+    in the JSON, on screen and in Markdown."""
+    real = run_tournament("reversi", ["random", "mcts:sims=0,time=0.05"], 2,
+                          tmp_path / "t.sqlite", progress=False)
+    thinking = real.thinking
+    assert thinking["random"].decisions > 20 and thinking["random"].mean < 0.01
+    assert 0.04 < thinking["mcts:sims=0,time=0.05"].mean < 0.2
+    assert thinking["mcts:sims=0,time=0.05"].longest >= thinking["mcts:sims=0,time=0.05"].mean
+    ratings = {r["agent"]: r for r in to_json(real)["ratings"]}
+    assert ratings["mcts:sims=0,time=0.05"]["seconds_per_move"] == pytest.approx(
+        thinking["mcts:sims=0,time=0.05"].mean, abs=1e-4)
+    console = Console(record=True, width=200)
+    print_table(real, console)
+    assert "s/move (max)" in console.export_text() and "s/move (max)" in to_markdown(real)

@@ -65,7 +65,8 @@ def totals(result: TournamentResult) -> dict[str, Cell]:
 
 
 def to_json(result: TournamentResult) -> dict[str, Any]:
-    """The `boardlab arena --json` document (DESIGN.md): game, games_per_pair, pairs, ratings."""
+    """The `boardlab arena --json` document (DESIGN.md): game, games_per_pair, pairs, ratings
+    (each with its agent's mean and longest thinking time a decision, where it made any)."""
     return {
         "game": result.game,
         "games_per_pair": result.games_per_pair,
@@ -74,9 +75,26 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
                    "forfeits": {"a": p.forfeits["a"], "b": p.forfeits["b"]}}
                   for p in result.pairs],
         "ratings": [{"agent": r.agent, "elo": round(r.elo, 1),
-                     "ci95": [round(r.ci95[0], 1), round(r.ci95[1], 1)]}
+                     "ci95": [round(r.ci95[0], 1), round(r.ci95[1], 1)],
+                     **_thinking_json(result, r.agent)}
                     for r in result.ratings],
     }
+
+
+def _thinking_json(result: TournamentResult, agent: str) -> dict[str, Any]:
+    thinking = result.thinking.get(agent)
+    if thinking is None or not thinking.decisions:
+        return {}
+    return {"seconds_per_move": round(thinking.mean, 4),
+            "longest_move": round(thinking.longest, 4)}
+
+
+def _thinking_text(result: TournamentResult, agent: str) -> str:
+    """Mean seconds a decision, then the longest, e.g. `0.101 (0.126)`."""
+    thinking = result.thinking.get(agent)
+    if thinking is None or not thinking.decisions:
+        return "-"
+    return f"{thinking.mean:.3f} ({thinking.longest:.3f})"
 
 
 def _title(result: TournamentResult) -> str:
@@ -107,14 +125,18 @@ def print_table(result: TournamentResult, console: Any) -> None:
 
     ratings = Table(title="Elo (Bradley-Terry fit, 95% profile-likelihood interval)")
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"),
-                          ("95% CI", "center"), ("games", "right"), ("score", "right")):
+                          ("95% CI", "center"), ("games", "right"), ("score", "right"),
+                          ("s/move (max)", "right")):
         ratings.add_column(name, justify=justify)  # type: ignore[arg-type]
     for rank, rating in enumerate(result.ratings, 1):
         total = overall[rating.agent]
         ratings.add_row(str(rank), rating.agent, f"{rating.elo:+.0f}",
                         f"[{rating.ci95[0]:+.0f}, {rating.ci95[1]:+.0f}]", str(total.games),
-                        "-" if not total.games else f"{100 * total.score:.1f}%")
+                        "-" if not total.games else f"{100 * total.score:.1f}%",
+                        _thinking_text(result, rating.agent))
     console.print(ratings)
+    console.print("[dim]s/move: mean thinking time of a decision in these games, in seconds "
+                  "(the longest in brackets)[/dim]")
     forfeits = _forfeit_lines(result)
     if forfeits:
         console.print("Forfeits (crash, illegal move or time): " + "; ".join(forfeits))
@@ -155,12 +177,14 @@ def to_markdown(result: TournamentResult) -> str:
               "Elo from a maximum-likelihood Bradley-Terry fit (draws as half a win each way, "
               "one virtual draw a pair as prior), `random` = 0 when present, else mean 0; 95% "
               "profile-likelihood intervals (docs/arena.md says what they mean).", "",
-              row(["#", "agent", "Elo", "95% CI", "games", "score"]), "|---|---|---|---|---|---|"]
+              row(["#", "agent", "Elo", "95% CI", "games", "score", "s/move (max)"]),
+              "|---|---|---|---|---|---|---|"]
     for rank, rating in enumerate(result.ratings, 1):
         total = overall[rating.agent]
         lines.append(row([str(rank), f"`{rating.agent}`", f"{rating.elo:+.0f}",
                           f"[{rating.ci95[0]:+.0f}, {rating.ci95[1]:+.0f}]", str(total.games),
-                          "-" if not total.games else f"{100 * total.score:.1f}%"]))
+                          "-" if not total.games else f"{100 * total.score:.1f}%",
+                          _thinking_text(result, rating.agent)]))
     forfeits = _forfeit_lines(result)
     if forfeits:
         lines += ["", "## Forfeits", "", *(f"- {line}" for line in forfeits)]

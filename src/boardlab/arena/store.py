@@ -317,7 +317,8 @@ class ResultStore:
         """Stored games, oldest first; `agents` keeps the games whose two seats are both in it.
 
         `time_per_move="any"` keeps every time limit, None only games without one.
-        `with_moves=False` skips decoding the action lists (faster when only scores matter).
+        `with_moves=False` skips decoding the action lists (faster when only scores and
+        thinking times matter).
         """
         where: list[str] = []
         params: list[Any] = []
@@ -359,9 +360,8 @@ class ResultStore:
         return GameRecord(
             game=key.game, agents=[key.seat0, key.seat1], seed=row[8],
             actions=json.loads(row[9]) if with_moves else [],
-            movers=json.loads(row[10]) if with_moves else [],
-            returns=json.loads(row[11]), reason=row[12], forfeit=row[13],
-            move_seconds=json.loads(row[14]) if with_moves else [], plies=row[15])
+            movers=json.loads(row[10]), returns=json.loads(row[11]), reason=row[12],
+            forfeit=row[13], move_seconds=json.loads(row[14]), plies=row[15])
 
     # --- tournaments -----------------------------------------------------------------------
     def add_tournament(self, entry: "TournamentEntry") -> None:

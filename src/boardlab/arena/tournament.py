@@ -15,10 +15,11 @@ to the store, one transaction per game as results arrive.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Collection
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
@@ -46,6 +47,25 @@ class PairResult:
 
 
 @dataclass
+class Thinking:
+    """An agent's thinking times over its decisions in the tournament's games, in seconds:
+    what shows that a comparison "at equal time" was one."""
+
+    decisions: int = 0
+    total: float = 0.0
+    longest: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.decisions if self.decisions else math.nan
+
+    def add(self, seconds: float) -> None:
+        self.decisions += 1
+        self.total += seconds
+        self.longest = max(self.longest, seconds)
+
+
+@dataclass
 class TournamentResult:
     """A tournament's outcome, computed from every stored game of it (earlier runs included)."""
 
@@ -59,6 +79,8 @@ class TournamentResult:
     played: int = 0
     """Games played by this call (the rest were already in the store)."""
     db_path: str = ""
+    thinking: dict[str, Thinking] = field(default_factory=dict)
+    """Each agent's thinking times, every game of the tournament counted."""
 
     def pair(self, first: str, second: str) -> tuple[int, int, int, int]:
         """(games, wins, draws, losses) of `first` against `second`, whichever order."""
@@ -305,6 +327,7 @@ def tournament_result(store: ResultStore, game_spec: str, agent_specs: Collectio
     for i, a in enumerate(specs):
         for b in specs[i + 1:]:
             tallies[(a, b)] = [0, 0, 0, 0, 0]  # a wins, draws, b wins, a forfeits, b forfeits
+    thinking = {spec: Thinking() for spec in specs}
     for row in store.games(game_spec, specs, base_seed=seed, time_per_move=time_per_move,
                            with_moves=False):
         key = row.key
@@ -316,6 +339,10 @@ def tournament_result(store: ResultStore, game_spec: str, agent_specs: Collectio
         tally[0 if score == 1.0 else 1 if score == 0.5 else 2] += 1
         if row.record.forfeit is not None:
             tally[3 if row.record.forfeit == row.seat_of_a else 4] += 1
+        seats = row.record.agents
+        decisions = (mover for mover in row.record.movers if mover >= 0)
+        for mover, seconds in zip(decisions, row.record.move_seconds):
+            thinking[seats[mover]].add(seconds)
     pairs = []
     for (a, b), (wins, draws, losses, a_forfeits, b_forfeits) in tallies.items():
         games = wins + draws + losses
@@ -324,4 +351,4 @@ def tournament_result(store: ResultStore, game_spec: str, agent_specs: Collectio
                                 {"a": a_forfeits, "b": b_forfeits}))
     ratings = bradley_terry_elo(pairs, agents=specs, intervals=intervals and resamples != 0)
     return TournamentResult(game_spec, specs, games_per_pair, seed, time_per_move, pairs,
-                            ratings, db_path=str(store.path))
+                            ratings, db_path=str(store.path), thinking=thinking)
