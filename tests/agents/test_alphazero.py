@@ -47,6 +47,36 @@ def test_lockstep_search_gives_each_tree_its_own_simulations():
     assert calls[0] == 3 and len(calls) == 11 and max(calls) == 3
 
 
+def test_several_leaves_a_call_spread_by_a_virtual_loss_that_is_taken_back():
+    game = make_game("reversi")
+    root = Node(game.initial_state(0), 1.0)
+    calls = []
+
+    def evaluate(states):
+        calls.append(len(states))
+        return np.full((len(states), 65), 1.0), np.zeros(len(states))
+
+    PUCTSearch(1.5, random.Random(1)).search_many([root], 16, evaluate, leaves=4)
+    # the root's call, then 4 steps of 4 descents: the virtual loss sends the first step's
+    # descents to the 4 different moves, so each step evaluates several new leaves at once
+    assert root.visits == 16 and sum(c.visits for c in root.children.values()) == 16
+    assert calls[:2] == [1, 4] and len(calls) == 5
+
+    def nodes(node):
+        yield node
+        for child in node.children.values():
+            yield from nodes(child)
+    # every value is 0, so any virtual loss left behind would show as a non-zero sum
+    assert all(node.value_sum == 0 for node in nodes(root))
+    assert all(node.visits >= sum(c.visits for c in node.children.values())
+               for node in nodes(root))
+
+
+def test_leaves_must_be_at_least_one():
+    with pytest.raises(ValueError, match="leaves=0"):
+        make_agent("alphazero:weights=none,leaves=0", make_game("reversi"))
+
+
 def test_the_agent_plays_reversi_and_a_game_with_chance_nodes():
     for name in ("reversi", "jungle"):
         game = make_game(name)

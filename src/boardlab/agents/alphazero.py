@@ -62,6 +62,10 @@ class AlphaZeroSettings:
     """Root noise Dir(alpha) mixed into the priors (0 = none, the default in play)."""
     noise_fraction: float = 0.25
     """Share of the noise in the root priors when dirichlet_alpha > 0."""
+    leaves: int = 1
+    """Leaves a network call evaluates in one move's search: each descent after the first is
+    steered off the ones before it by a virtual loss (more simulations a second where a
+    batch-1 forward costs nearly as much as a batch of 8; see docs/alphazero.md)."""
     weights: str = ""
     """Weights file (.pt); empty = models/<game>-alphazero.pt; `none` = an untrained network."""
     channels: int = 32
@@ -82,6 +86,8 @@ class AlphaZeroSettings:
             raise ValueError(f"noise_fraction={self.noise_fraction} must be in [0, 1]")
         if self.channels < 1 or self.blocks < 0:
             raise ValueError("channels must be positive and blocks not negative")
+        if self.leaves < 1:
+            raise ValueError(f"leaves={self.leaves} must be at least 1")
 
 
 def build_network(planes: int, height: int, width: int, actions: int, channels: int,
@@ -167,10 +173,12 @@ class PUCTSearch:
 
     def search_many(self, roots: Collection[Node], sims: int, evaluate: Evaluate,
                     noise: Callable[[Node], None] | None = None,
-                    clock: Clock | None = None) -> int:
-        """`sims` simulations in every tree (0: no limit), one leaf per tree per step,
+                    clock: Clock | None = None, leaves: int = 1) -> int:
+        """`sims` simulations in every tree (0: no limit), `leaves` leaves per tree per step,
         evaluated together, or fewer if `clock` expires first (each tree gets at least one).
-        Returns the simulations run per tree."""
+        Within a step each descent after a tree's first meets the paths before it as visits
+        that lost (a virtual loss, taken back before the real values are backed up), so it
+        goes elsewhere. Returns the simulations run per tree."""
         self.u_range.clear()
         self.tree_range.clear()
         unexpanded = [root for root in roots if root.priors is None and root.mover >= 0]
@@ -185,10 +193,21 @@ class PUCTSearch:
         while done < sims or sims == 0:
             if done > 0 and clock is not None and clock.expired():
                 break
-            done += 1
-            paths = [self._descend(root) for root in roots]
+            step = leaves if sims == 0 else min(leaves, sims - done)
+            done += step
+            paths = []
+            for root in roots:
+                for _ in range(step):
+                    paths.append(self._descend(root))
+                    if step > 1:
+                        _virtual_loss(paths[-1], 1)
+            if step > 1:
+                for path in paths:
+                    _virtual_loss(path, -1)
             waiting = [path for path in paths if path[-1].mover >= 0
                        and path[-1].priors is None]
+            if step > 1:  # two descents may end on one leaf: it is evaluated once
+                waiting = list({id(path[-1]): path for path in waiting}.values())
             values = self._expand([path[-1] for path in waiting], evaluate) if waiting else []
             leaf_value = {id(path[-1]): v for path, v in zip(waiting, values)}
             for path in paths:
@@ -261,6 +280,16 @@ class PUCTSearch:
             node.priors = dict(zip(legal, probs.tolist()))
             out.append(float(value) if node.mover == 0 else -float(value))
         return out
+
+
+def _virtual_loss(path: list[Node], sign: int) -> None:
+    """Count `path` as visited and lost by each player who chose a move on it (`sign` 1), or
+    take that back (-1). Values are summed from player 0's side, so a loss for player 0 is -1."""
+    path[0].visits += sign
+    for parent, node in zip(path, path[1:]):
+        node.visits += sign
+        if parent.mover >= 0:
+            node.value_sum -= sign * (1.0 if parent.mover == 0 else -1.0)
 
 
 def add_dirichlet_noise(root: Node, alpha: float, fraction: float, rng: np.random.Generator
@@ -421,7 +450,7 @@ class AlphaZeroAgent(Agent):
         self.search.u_range.clear()
         with one_torch_thread(), collector_paused():
             simulations = self.search.search_many([root], settings.sims, self.evaluate, noise,
-                                                  clock)
+                                                  clock, settings.leaves)
         move = choose_move(root, settings.temperature, self.rng)
         me = state.current_player()
         top = sorted(root.children.items(), key=lambda item: -item[1].visits)[:5]
