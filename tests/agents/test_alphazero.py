@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from boardlab import make_agent, make_game, play_match
+from boardlab import Clock, make_agent, make_game, play_match
 from boardlab.agents.alphazero import Node, PUCTSearch, choose_move, visit_policy
 from boardlab.core.game import BoardLabError
 
@@ -70,6 +70,33 @@ def test_several_leaves_a_call_spread_by_a_virtual_loss_that_is_taken_back():
     assert all(node.value_sum == 0 for node in nodes(root))
     assert all(node.visits >= sum(c.visits for c in node.children.values())
                for node in nodes(root))
+
+
+def reused_after_two_moves(game_name: str, params: str) -> int:
+    """Visits the agent's second search started with, the opponent a fixed-seed random."""
+    game = make_game(game_name)
+    agent = make_agent("alphazero:weights=none,channels=8,blocks=1,sims=40" + params, game)
+    agent.start_game(0, 1)
+    opponent = make_agent("random", game)
+    opponent.start_game(1, 2)
+    state = game.initial_state(0)
+    while state.current_player() == -1:  # a chance opening (hidden pieces)
+        state.apply(state.chance_outcomes()[0][0])
+    reused = []
+    while len(reused) < 2 and not state.is_terminal():
+        mover = agent if state.current_player() == 0 else opponent
+        state.apply(mover.act(state, Clock()))
+        while state.current_player() == -1:
+            state.apply(state.chance_outcomes()[0][0])
+        if mover is agent:
+            reused.append(agent.last_info()["reused_visits"])
+    return reused[1]
+
+
+def test_the_subtree_of_the_new_position_is_kept_between_moves():
+    assert reused_after_two_moves("reversi", ",reuse=true") > 0
+    assert reused_after_two_moves("reversi", "") == 0  # off by default
+    assert reused_after_two_moves("jungle", ",reuse=true") == 0  # hidden: a view is no node
 
 
 def test_leaves_must_be_at_least_one():

@@ -113,6 +113,28 @@ class Node:
         """(outcome, probability) at chance nodes."""
 
 
+def reused_node(old_root: Any, played: int, state: State) -> Any:
+    """The node of `state` in the tree searched at our last move (`old_root`, where we played
+    `played`), found within REUSE_DEPTH levels below that move by `State.key()`, or None.
+    Any tree whose nodes have `state`, `mover` and `children` (AlphaZero's too)."""
+    target = state.key()
+    node = old_root.children.get(played)
+    if target is None or node is None:
+        return None
+    me = state.current_player()
+    frontier = [node]
+    for _ in range(REUSE_DEPTH):
+        deeper: list[Any] = []
+        for node in frontier:
+            if node.mover == me:
+                if node.state.key() == target:
+                    return node
+                continue  # our turn again, elsewhere: not the position we are in
+            deeper.extend(node.children.values())
+        frontier = deeper
+    return None
+
+
 def principal_variation(root: Any, first: int) -> list[str]:
     """The line the tree believes in, for `last_info`: `first`, then the most visited reply at
     each decision node below, in notation; it stops at a chance node (no single line). Any
@@ -335,6 +357,12 @@ class MCTSAgent(Agent):
         """The node for `state` below our last move in the last tree, if it is there."""
         if self.tree is None:
             return None
+        old_root, played = self.tree
+        self.tree = None
+        node = reused_node(old_root, played, state)
+        if node is not None:
+            node.owner = state.current_player()  # a root sums the mover's own returns
+        return node
         old_root, played = self.tree
         self.tree = None
         target = state.key()
