@@ -363,22 +363,3 @@ class MCTSAgent(Agent):
         if node is not None:
             node.owner = state.current_player()  # a root sums the mover's own returns
         return node
-        old_root, played = self.tree
-        self.tree = None
-        target = state.key()
-        node = old_root.children.get(played)
-        if target is None or node is None:
-            return None
-        me = state.current_player()
-        frontier = [node]
-        for _ in range(REUSE_DEPTH):
-            deeper: list[Node] = []
-            for node in frontier:
-                if node.mover == me:
-                    if node.state.key() == target:
-                        node.owner = me  # a root sums the mover's own returns
-                        return node
-                    continue  # our turn again, elsewhere: not the position we are in
-                deeper.extend(node.children.values())
-            frontier = deeper
-        return None
