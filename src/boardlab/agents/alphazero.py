@@ -64,9 +64,9 @@ class AlphaZeroSettings:
     """Share of the noise in the root priors when dirichlet_alpha > 0."""
     reuse: bool = False
     """Keep the subtree of the new position between moves (perfect information only), as
-    `mcts` does: its visits count in the next search. Off by default: on MiniChess at 0.1 s a
-    move it made no difference measurable in 40 games (docs/alphazero.md), and off keeps the
-    fixed-simulation figures of the docs reproducible."""
+    `mcts` does: its visits count in the next search. Off by default: on the 6x5 chess at
+    0.1 s a move it made no difference measurable in 40 games (docs/alphazero.md), and off
+    keeps the fixed-simulation figures of the docs reproducible."""
     leaves: int = 1
     """Leaves a network call evaluates in one move's search: each descent after the first is
     steered off the ones before it by a virtual loss (more simulations a second where a
