@@ -164,3 +164,35 @@ def test_the_shipped_reversi_network_beats_mcts_with_the_same_simulations(tmp_pa
     result = run_tournament("reversi", ["alphazero:sims=64", "mcts:sims=64"], 40,
                             tmp_path / "az.sqlite", workers=2, progress=False)
     assert result.pairs[0].a_score >= 0.6
+
+
+def test_the_shipped_minichess_network_beats_random():
+    from boardlab.core.weights import shipped_file
+
+    if not shipped_file("minichess-alphazero.pt").is_file():
+        pytest.skip("models/minichess-alphazero.pt is not in this checkout")
+    game = make_game("minichess")
+    agent = make_agent("alphazero:sims=16", game)
+    score = 0.0
+    for seed in range(4):
+        seats = [agent, make_agent("random", game)]
+        me = seed % 2
+        if me:
+            seats.reverse()
+        record = play_match(game, seats, seed=seed)
+        score += (record.returns[me] + 1) / 2
+    assert score >= 3.5, f"shipped AlphaZero scored {score}/4 against random"
+
+
+@pytest.mark.slow
+def test_the_shipped_minichess_network_beats_mcts_at_equal_time(tmp_path):
+    """Issue 21's bar, smaller: 0.6 against `mcts` with 0.1 s a move each (docs/alphazero.md
+    has the 100-game figure). Both thinking times are checked, so the time was equal."""
+    from boardlab.arena.tournament import run_tournament
+
+    ours, theirs = "alphazero:sims=0,time=0.1,leaves=4", "mcts:sims=0,time=0.1"
+    result = run_tournament("minichess", [ours, theirs], 40, tmp_path / "az.sqlite",
+                            workers=2, progress=False)
+    assert result.pairs[0].a_score >= 0.6
+    for agent in (ours, theirs):
+        assert result.thinking[agent].mean < 0.115
