@@ -139,12 +139,13 @@ def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
         make_agent(f"alphazero:weights={tmp_path / 'missing.pt'}", game)
 
 
-def test_the_shipped_reversi_network_beats_random():
+@pytest.mark.parametrize("game_name", ["reversi", "minichess"])
+def test_a_shipped_network_beats_random(game_name):
     from boardlab.core.weights import shipped_file
 
-    if not shipped_file("reversi-alphazero.pt").is_file():
-        pytest.skip("models/reversi-alphazero.pt is not in this checkout")
-    game = make_game("reversi")
+    if not shipped_file(f"{game_name}-alphazero.pt").is_file():
+        pytest.skip(f"models/{game_name}-alphazero.pt is not in this checkout")
+    game = make_game(game_name)
     agent = make_agent("alphazero:sims=16", game)
     score = 0.0
     for seed in range(4):
@@ -164,24 +165,6 @@ def test_the_shipped_reversi_network_beats_mcts_with_the_same_simulations(tmp_pa
     result = run_tournament("reversi", ["alphazero:sims=64", "mcts:sims=64"], 40,
                             tmp_path / "az.sqlite", workers=2, progress=False)
     assert result.pairs[0].a_score >= 0.6
-
-
-def test_the_shipped_minichess_network_beats_random():
-    from boardlab.core.weights import shipped_file
-
-    if not shipped_file("minichess-alphazero.pt").is_file():
-        pytest.skip("models/minichess-alphazero.pt is not in this checkout")
-    game = make_game("minichess")
-    agent = make_agent("alphazero:sims=16", game)
-    score = 0.0
-    for seed in range(4):
-        seats = [agent, make_agent("random", game)]
-        me = seed % 2
-        if me:
-            seats.reverse()
-        record = play_match(game, seats, seed=seed)
-        score += (record.returns[me] + 1) / 2
-    assert score >= 3.5, f"shipped AlphaZero scored {score}/4 against random"
 
 
 @pytest.mark.slow
