@@ -125,3 +125,49 @@ def test_a_weights_file_with_a_bad_lookahead_is_a_one_line_error(game, tmp_path)
     agent.save(tmp_path / "bad.pt")
     with pytest.raises(BoardLabError, match="bad.pt record lookahead 'deep'"):
         make_agent(f"dqn:weights={tmp_path / 'bad.pt'}", game)
+
+
+def test_augmented_replay_turns_state_action_and_next_moves_alike(game):
+    """`augment=true`: each sampled transition is seen through one symmetry of the board, so
+    its action is still a legal move of its (turned) state and the next legal moves still
+    match the turned next state's move plane."""
+    _, trainer = build_trainer("reversi", "dqn", "hidden=16,dropout=0,lookahead=0,envs=8,"
+                               "warmup=64,buffer=4000,augment=true", opponent="self")
+    trainer.advance(20)
+    sample = trainer.buffer.sample(400, trainer.rng)
+    turned = trainer.turned(sample)
+    assert (turned["actions"] != sample["actions"]).mean() > 0.5
+    moves = turned["states"].reshape(-1, 3, 64)[:, 2]
+    placed = turned["actions"] < 64
+    assert (moves[placed, turned["actions"][placed]] == 1).all()
+    next_moves = turned["next_states"].reshape(-1, 3, 64)[:, 2] > 0
+    assert np.array_equal(turned["next_masks"][:, :64], next_moves)
+    assert np.isfinite(trainer.update())
+
+
+def test_symmetric_q_values_are_the_same_for_every_turn_of_a_position(game):
+    """`symmetric=true` averages the Q-values over the 8 views, so a position and its turned
+    copies get the same values at corresponding moves; one view alone does not."""
+    views = game.learning_kit().symmetries
+    state = game.initial_state(seed=5)
+    for _ in range(9):
+        state.apply(state.legal_actions()[0])
+    board, side = state.to_text().split()
+    for symmetric in (True, False):
+        agent = make_agent(f"dqn:symmetric={str(symmetric).lower()}", game)
+        q = agent.q_values([state], [state.current_player()])[0]
+        gaps = []
+        for view in views[1:]:
+            turned = game.state_from_text(
+                "".join(np.array(list(board))[view.actions[:64]]) + " " + side)
+            q_turned = agent.q_values([turned], [turned.current_player()])[0]
+            gaps.append(np.abs(q_turned[view.where] - q).max())
+        assert (max(gaps) < 1e-4) == symmetric, gaps
+
+
+def test_symmetries_on_a_game_that_declares_none_is_a_one_line_error():
+    jungle = make_game("jungle")
+    with pytest.raises(Exception, match="declares no board symmetries"):
+        make_agent("dqn:symmetric=true", jungle)
+    with pytest.raises(Exception, match="declares no board symmetries"):
+        build_trainer("jungle", "dqn", "augment=true")

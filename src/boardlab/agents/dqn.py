@@ -84,6 +84,10 @@ class DQNSettings:
     squares (not the seeds'), then the same fully connected layers and heads. Empty = the
     game's default network (its learning kit's `dqn_network`, else `seed`). Naming an arch
     other than the default plays models/<game>-dqn-<arch>.pt where no weights are given."""
+    symmetric: bool = False
+    """Average the Q-values of the position seen through each of the board's symmetries (the
+    game's learning kit declares them), each mapped back to the position's own actions: one
+    batched forward of 8 views on a square board. False = the network's one view."""
     conv_layers: int = 3
     """Convolutions of `arch=conv`."""
     channels: int = 32
@@ -232,6 +236,10 @@ class DQNAgent(Agent):
         self.gamma = 0.99  # the training discount (seed 000), for the one-ply search
         self.reward = None
         kit = game.learning_kit()
+        self.symmetries = kit.symmetries if kit is not None and self.settings.symmetric else ()
+        if self.settings.symmetric and not self.symmetries:
+            raise BoardLabError(f"dqn symmetric=true: {game.name} declares no board symmetries "
+                                "(LearningKit.symmetries)")
         if self.lookahead and kit is not None:
             name = self.settings.reward or self.trained_reward
             self.reward = kit.reward(name, game).action
@@ -282,10 +290,19 @@ class DQNAgent(Agent):
 
     # --- playing -------------------------------------------------------------------------------
     def q_values(self, states: list[State], players: list[int]) -> np.ndarray:
-        """Q-values (len(states) x actions) from each given player's side, in one batch."""
+        """Q-values (len(states) x actions) from each given player's side, in one batch
+        (with `symmetric`, the mean over the board's symmetries of each view's Q-values, read
+        at the view's image of each action)."""
         batch = np.stack([s.encode(p).reshape(-1) for s, p in zip(states, players)])
+        if self.symmetries:
+            batch = np.concatenate([batch[:, view.inputs] for view in self.symmetries])
         with self.torch.no_grad():
-            return self.network(self.torch.from_numpy(batch)).numpy()
+            q = self.network(self.torch.from_numpy(batch)).numpy()
+        if not self.symmetries:
+            return q
+        per_view = q.reshape(len(self.symmetries), len(states), -1)
+        return np.mean([q_view[:, view.where] for view, q_view in zip(self.symmetries, per_view)],
+                       axis=0)
 
     def start_game(self, player: int, seed: int) -> None:
         super().start_game(player, seed)

@@ -1,4 +1,5 @@
-"""What a game gives the learners: a table key and named reward functions (its learning kit).
+"""What a game gives the learners: a table key, named reward functions and the board's
+symmetries (its learning kit).
 
 A game declares its kit with `Game.learning_kit()`; agents (qlearning, dqn) and trainers ask
 the game for it, so no module outside the game's package knows a game's rewards.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
+
+import numpy as np
 
 from .game import BoardLabError
 
@@ -34,6 +37,41 @@ class RewardFunction:
     threats: Threats | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class Symmetry:
+    """A rotation or reflection of the board that leaves the rules unchanged, as two gathers:
+    the transformed position's network input is `encoding.reshape(-1)[inputs]`, and an array
+    over the transformed position's actions (Q-values, a legal mask) is `array[actions]` of the
+    original's. So the original action `a` is the transformed position's `where[a]`, with
+    `where = argsort(actions)`."""
+
+    inputs: np.ndarray
+    actions: np.ndarray
+
+    @property
+    def where(self) -> np.ndarray:
+        return np.argsort(self.actions)
+
+
+def square_board_symmetries(planes: int, size: int, extra_actions: int) -> tuple[Symmetry, ...]:
+    """The 8 symmetries of a square board (4 rotations, each also mirrored; the identity
+    first) for an input of `planes` size x size planes and actions numbered square by square
+    (row-major, as the planes) followed by `extra_actions` that no symmetry moves (a pass)."""
+    squares = np.arange(size * size).reshape(size, size)
+    cells = np.arange(planes * size * size).reshape(planes, size, size)
+    def moved(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+        a = np.rot90(a, turns, axes=(-2, -1))
+        return np.flip(a, axis=-1) if mirror else a
+
+    found = []
+    for mirror in (False, True):
+        for turns in range(4):
+            actions = np.concatenate([moved(squares, turns, mirror).reshape(-1),
+                                      size * size + np.arange(extra_actions)])
+            found.append(Symmetry(moved(cells, turns, mirror).reshape(-1).copy(), actions))
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class LearningKit:
     """A table key for tabular learners, the game's named reward functions, and the DQN
@@ -45,6 +83,9 @@ class LearningKit:
     """The shape of the game's default DQN network where a spec names no `arch`, as agent
     settings `arch=...,conv_layers=...,channels=...` (agents/dqn.py); empty = the seeds'
     fully connected network. A network of another `arch` ships as models/<game>-dqn-<arch>.pt."""
+    symmetries: tuple[Symmetry, ...] = ()
+    """The board's symmetries, the identity among them (`square_board_symmetries`); empty =
+    none declared. The DQN trainer's `augment` and the agent's `symmetric` use them."""
 
     def reward(self, name: str, game: "Game") -> RewardFunction:
         if name not in self.rewards:

@@ -81,6 +81,11 @@ class DQNTraining:
     double: bool = False
     """Double DQN targets (van Hasselt et al. 2016): the online network picks the next
     action, the target network values it. False = the seed's max over the target network."""
+    augment: bool = False
+    """Show each replay sample through a random one of the board's symmetries (the game's
+    learning kit declares them): states, action and next legal actions turned alike. Not the
+    seeds'; a fully connected network does not learn on its own that a turned board plays
+    the same."""
     init: str = ""
     """Weights file (.pt) to start from instead of a fresh network; its architecture must
     match the settings."""
@@ -133,7 +138,15 @@ class DQNTrainer(Trainer):
         self.target.eval()
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=t.lr, fused=True)
         self.buffer = ReplayBuffer(t.buffer, self.agent.inputs, self.agent.num_actions)
-        self.reward = kit_for(game).reward(t.reward, game)
+        kit = kit_for(game)
+        self.reward = kit.reward(t.reward, game)
+        if t.augment and not kit.symmetries:
+            raise BoardLabError(f"augment=true: {game.name} declares no board symmetries "
+                                "(LearningKit.symmetries)")
+        symmetries = kit.symmetries if t.augment else ()
+        self.views = tuple(np.stack([getattr(view, part) for view in symmetries])
+                           for part in ("inputs", "actions", "where")) if symmetries else ()
+        """Every symmetry's input gather, action gather and action image, stacked."""
         if not t.reply_penalty:
             self.reward = RewardFunction(self.reward.action, terminal_only(self.reward.reply))
         self.agent.trained_reward = t.reward
@@ -234,8 +247,10 @@ class DQNTrainer(Trainer):
         r + discount * max_b Q_target(s', b) over legal b (0 at the end of a game). The
         network's mode (dropout in training) is the caller's: `learn_from` sets it."""
         torch = self.torch
-        batch = {k: torch.from_numpy(v) for k, v in
-                 self.buffer.sample(self.training.batch, self.rng).items()}
+        sample = self.buffer.sample(self.training.batch, self.rng)
+        if self.views:
+            sample = self.turned(sample)
+        batch = {k: torch.from_numpy(v) for k, v in sample.items()}
         with torch.no_grad():
             next_q = self.target(batch["next_states"])
             illegal = ~batch["next_masks"]
@@ -253,6 +268,18 @@ class DQNTrainer(Trainer):
         self.optimizer.step()
         self.progress.updates += 1
         return loss.item()
+
+    def turned(self, sample: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The replay sample, each transition seen through a random symmetry of the board."""
+        all_inputs, all_actions, all_where = self.views
+        views = self.rng.integers(len(all_inputs), size=len(sample["actions"]))
+        inputs, actions, where = all_inputs[views], all_actions[views], all_where[views]
+        return {**sample,
+                "states": np.take_along_axis(sample["states"], inputs, axis=1),
+                "next_states": np.take_along_axis(sample["next_states"], inputs, axis=1),
+                "next_masks": np.take_along_axis(sample["next_masks"], actions, axis=1),
+                "actions": np.take_along_axis(where, sample["actions"][:, None].astype(np.int64),
+                                              axis=1)[:, 0].astype(sample["actions"].dtype)}
 
     # --- actors in other processes -----------------------------------------------------------
     def _advance_with_actors(self, episodes: int) -> None:

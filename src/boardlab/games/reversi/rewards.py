@@ -7,7 +7,7 @@ the discs that the move on p turns over ("the sum of reversed chess value caused
 from __future__ import annotations
 
 from ...core.game import IllegalActionError
-from .bitboard import SQUARES, square_name
+from .bitboard import SIZE, SQUARES, square_name
 from .heuristics import POSITION_WEIGHTS, weight_sum
 from .game import ReversiState
 from .rules import COLOUR_NAMES, PASS
@@ -89,8 +89,11 @@ def table_key(state: ReversiState) -> bytes:
 
 
 def learning_kit():
-    """Seed 001's rewards for the learners, and an exact table key."""
-    from ...core.learning import LearningKit, RewardFunction
+    """Seed 001's rewards for the learners, an exact table key, and the board's 8 symmetries
+    (rotating or mirroring a position changes no rule; the network input's planes and the 64
+    square actions turn with the board, the pass stays)."""
+    from ...core.learning import LearningKit, RewardFunction, square_board_symmetries
+    from .encode import NETWORK_PLANES
 
     return LearningKit(
         table_key=table_key,
@@ -100,4 +103,5 @@ def learning_kit():
             # ... and R(p_current) - R(p_next) (MiniMax Dueling DQN)
             "minimax": RewardFunction(dqn_reward, minimax_reply_reward),
             # tabular Q-learning has no reward of its own in the paper: the DQN's
-            "qlearning": RewardFunction(dqn_reward, dqn_reply_reward)})
+            "qlearning": RewardFunction(dqn_reward, dqn_reply_reward)},
+        symmetries=square_board_symmetries(NETWORK_PLANES, SIZE, extra_actions=1))
