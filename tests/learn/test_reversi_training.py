@@ -72,6 +72,17 @@ def test_weights_file_records_whether_to_search(game, tmp_path):
     assert searched.lookahead == 1 and searched.reward is not None
 
 
+def test_weights_file_records_whether_to_average_the_symmetric_views(game, tmp_path):
+    one_view = DQNAgent(game, weights="none", hidden=16)
+    one_view.save(tmp_path / "one.pt")
+    views = DQNAgent(game, weights="none", hidden=16, symmetric=1)
+    views.save(tmp_path / "views.pt")
+    assert len(make_agent(f"dqn:weights={tmp_path / 'one.pt'}", game).symmetries) == 0
+    assert len(make_agent(f"dqn:weights={tmp_path / 'views.pt'}", game).symmetries) == 8
+    assert len(make_agent(f"dqn:weights={tmp_path / 'views.pt'},symmetric=0",
+                          game).symmetries) == 0
+
+
 def _score(game, agent, games=40):
     opponent = make_agent("random", game)
     return evaluate(game, lambda: agent, opponent, games, base_seed=11)[0]
@@ -146,7 +157,7 @@ def test_augmented_replay_turns_state_action_and_next_moves_alike(game):
 
 
 def test_symmetric_q_values_are_the_same_for_every_turn_of_a_position(game):
-    """`symmetric=true` averages the Q-values over the 8 views, so a position and its turned
+    """`symmetric=1` averages the Q-values over the 8 views, so a position and its turned
     copies get the same values at corresponding moves; one view alone does not."""
     views = game.learning_kit().symmetries
     state = game.initial_state(seed=5)
@@ -154,7 +165,7 @@ def test_symmetric_q_values_are_the_same_for_every_turn_of_a_position(game):
         state.apply(state.legal_actions()[0])
     board, side = state.to_text().split()
     for symmetric in (True, False):
-        agent = make_agent(f"dqn:symmetric={str(symmetric).lower()}", game)
+        agent = make_agent(f"dqn:symmetric={int(symmetric)}", game)
         q = agent.q_values([state], [state.current_player()])[0]
         gaps = []
         for view in views[1:]:
@@ -168,6 +179,6 @@ def test_symmetric_q_values_are_the_same_for_every_turn_of_a_position(game):
 def test_symmetries_on_a_game_that_declares_none_is_a_one_line_error():
     jungle = make_game("jungle")
     with pytest.raises(Exception, match="declares no board symmetries"):
-        make_agent("dqn:symmetric=true", jungle)
+        make_agent("dqn:symmetric=1", jungle)
     with pytest.raises(Exception, match="declares no board symmetries"):
         build_trainer("jungle", "dqn", "augment=true")

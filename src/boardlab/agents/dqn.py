@@ -84,10 +84,12 @@ class DQNSettings:
     squares (not the seeds'), then the same fully connected layers and heads. Empty = the
     game's default network (its learning kit's `dqn_network`, else `seed`). Naming an arch
     other than the default plays models/<game>-dqn-<arch>.pt where no weights are given."""
-    symmetric: bool = False
-    """Average the Q-values of the position seen through each of the board's symmetries (the
-    game's learning kit declares them), each mapped back to the position's own actions: one
-    batched forward of 8 views on a square board. False = the network's one view."""
+    symmetric: int = -1
+    """1 = average the Q-values of the position seen through each of the board's symmetries
+    (the game's learning kit declares them), each mapped back to the position's own actions:
+    one batched forward of 8 views on a square board; 0 = the network's one view; -1
+    (default) = what the weights file records (its trainer's `symmetric`), 0 for a file that
+    records nothing."""
     conv_layers: int = 3
     """Convolutions of `arch=conv`."""
     channels: int = 32
@@ -107,8 +109,9 @@ class DQNSettings:
             raise ValueError(f"hidden must be at most {MAX_HIDDEN} and residual_blocks at most "
                              f"{MAX_RESIDUAL_BLOCKS} (got {self.hidden}, "
                              f"{self.residual_blocks})")
-        if self.lookahead not in (-1, 0, 1):
-            raise ValueError("lookahead must be 0, 1 or -1 (as the weights file says)")
+        if self.lookahead not in (-1, 0, 1) or self.symmetric not in (-1, 0, 1):
+            raise ValueError("lookahead and symmetric must be 0, 1 or -1 (as the weights file "
+                             "says)")
 
 
 ARCHITECTURES = ("seed", "conv")
@@ -212,6 +215,7 @@ class DQNAgent(Agent):
         weights = self.settings.weights
         self.trained_reward = "dqn"
         self.recorded_lookahead = 1
+        self.recorded_symmetric = 0
         suffix, train = self.weights_suffix, self.train_args
         default = default_network(game)
         arch = self.settings.arch
@@ -236,9 +240,11 @@ class DQNAgent(Agent):
         self.gamma = 0.99  # the training discount (seed 000), for the one-ply search
         self.reward = None
         kit = game.learning_kit()
-        self.symmetries = kit.symmetries if kit is not None and self.settings.symmetric else ()
-        if self.settings.symmetric and not self.symmetries:
-            raise BoardLabError(f"dqn symmetric=true: {game.name} declares no board symmetries "
+        symmetric = (self.settings.symmetric if self.settings.symmetric >= 0
+                     else self.recorded_symmetric)
+        self.symmetries = kit.symmetries if kit is not None and symmetric else ()
+        if symmetric and not self.symmetries:
+            raise BoardLabError(f"dqn symmetric=1: {game.name} declares no board symmetries "
                                 "(LearningKit.symmetries)")
         if self.lookahead and kit is not None:
             name = self.settings.reward or self.trained_reward
@@ -258,6 +264,7 @@ class DQNAgent(Agent):
                    "architecture": {k: getattr(self.settings, k) for k in ARCHITECTURE_FIELDS},
                    "reward": self.trained_reward,
                    "lookahead": getattr(self, "lookahead", 1),
+                   "symmetric": int(bool(getattr(self, "symmetries", ()))),
                    "state_dict": self.network.state_dict(), **(extra or {})}
         return save_payload(path, payload)
 
@@ -274,6 +281,11 @@ class DQNAgent(Agent):
             raise BoardLabError(f"DQN weights {path} record lookahead {recorded!r}; "
                                 "expected 0 or 1")
         self.recorded_lookahead = int(recorded)
+        symmetric = payload.get("symmetric", 0)
+        if symmetric not in (0, 1) or isinstance(symmetric, bool):
+            raise BoardLabError(f"DQN weights {path} record symmetric {symmetric!r}; "
+                                "expected 0 or 1")
+        self.recorded_symmetric = int(symmetric)
         try:  # everything below reads the file's fields: a bad one is the file's fault
             if "arch" not in payload["architecture"]:
                 self.settings.arch = "seed"  # written before there was another network

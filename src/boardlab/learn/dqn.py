@@ -299,6 +299,7 @@ class DQNTrainer(Trainer):
         player = DQNAgent(self.game, replace(self.agent.settings, weights="none"))
         player.network = self.network  # shared: evaluation sees the current weights
         player.lookahead = self.agent.lookahead
+        player.symmetries = self.agent.symmetries
         player.spec = "dqn (training)"
         return player
 
