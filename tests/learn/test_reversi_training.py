@@ -128,6 +128,32 @@ def test_shipped_reversi_networks_load_by_spec_and_play(game, spec, kind, lookah
     _one_game(game, [agent, make_agent("random", game)])
 
 
+def _scores_against(opponents, games, tmp_path):
+    from boardlab.arena.tournament import run_tournament
+
+    result = run_tournament("reversi:opening_plies=4", ["dqn", *opponents], games,
+                            tmp_path / "dqn.sqlite", workers=2, progress=False)
+    return {pair.b: pair.a_score for pair in result.pairs if pair.a == "dqn"}
+
+
+def test_the_shipped_dqn_beats_the_disc_counting_minimax(tmp_path):
+    """Issue 19's headline, smaller (docs/learning.md has the 200-game figure)."""
+    if not shipped_file("reversi-dqn.pt").is_file():
+        pytest.skip("models/reversi-dqn.pt is not shipped in this checkout")
+    assert _scores_against(["minimax:depth=1,eval=discs"], 40, tmp_path)[
+        "minimax:depth=1,eval=discs"] >= 0.8
+
+
+@pytest.mark.slow
+def test_the_shipped_dqn_meets_issue_19s_bar_over_200_games(tmp_path):
+    """0.9 against the paper's opponent (one ply on the disc count), above half against the
+    one-ply searches on the positional table, 200 games each from 4 random opening plies."""
+    scores = _scores_against(["minimax:depth=1,eval=discs", "greedy", "minimax:depth=1"], 200,
+                             tmp_path)
+    assert scores["minimax:depth=1,eval=discs"] >= 0.9
+    assert scores["greedy"] > 0.5 and scores["minimax:depth=1"] > 0.5
+
+
 def test_a_weights_file_with_a_bad_lookahead_is_a_one_line_error(game, tmp_path):
     from boardlab import BoardLabError
 
