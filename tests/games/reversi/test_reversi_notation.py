@@ -1,9 +1,11 @@
-"""Reversi notation both ways: moves (`d3`, `pass`) and positions (64 cells + side to move)."""
+"""Reversi notation both ways: moves (`d3`, `pass`) and positions (64 cells + side to move),
+and the board's symmetries checked through the position text."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from boardlab.core.game import IllegalActionError, ParseError
@@ -112,3 +114,43 @@ def test_board_printout_shows_discs_legal_moves_and_whose_turn():
 def test_bad_action_type_is_an_illegal_action():
     with pytest.raises(IllegalActionError, match="not an action id"):
         GAME.initial_state().apply("d3")  # type: ignore[arg-type]
+
+
+# --- the board's symmetries (the learning kit's), checked through the position text: a position
+# turned square by square parses to a state whose network input, legal moves and every move's
+# result are the symmetry's images of the original's
+
+SYMMETRIES = GAME.learning_kit().symmetries
+SQUARES = 64
+
+
+def turned_state(state, symmetry):
+    """The position with every square moved where the symmetry sends it (through the text)."""
+    board, side = state.to_text().split()
+    cells = np.array(list(board))
+    # the square s of the turned position shows the original square symmetry.actions[s]
+    return GAME.state_from_text("".join(cells[symmetry.actions[:SQUARES]]) + " " + side)
+
+
+def test_eight_distinct_symmetries_with_the_identity_first():
+    assert len(SYMMETRIES) == 8
+    assert np.array_equal(SYMMETRIES[0].actions, np.arange(SQUARES + 1))
+    assert len({view.actions.tobytes() for view in SYMMETRIES}) == 8
+    for view in SYMMETRIES:
+        assert view.actions[SQUARES] == SQUARES  # the pass stays the pass
+        assert sorted(view.inputs) == list(range(len(view.inputs)))
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_a_turned_position_plays_as_the_image_of_the_original(index):
+    view = SYMMETRIES[index]
+    for state in random_states(12, seed=index):
+        turned = turned_state(state, view)
+        for player in (0, 1):
+            assert np.array_equal(turned.encode(player).reshape(-1),
+                                  state.encode(player).reshape(-1)[view.inputs])
+        assert sorted(turned.legal_actions()) == sorted(int(view.where[a])
+                                                        for a in state.legal_actions())
+        for action in state.legal_actions():
+            after, turned_after = state.child(action), turned.child(int(view.where[action]))
+            assert turned_after.to_text() == turned_state(after, view).to_text()
