@@ -59,6 +59,7 @@ def square_board_symmetries(planes: int, size: int, extra_actions: int) -> tuple
     (row-major, as the planes) followed by `extra_actions` that no symmetry moves (a pass)."""
     squares = np.arange(size * size).reshape(size, size)
     cells = np.arange(planes * size * size).reshape(planes, size, size)
+
     def moved(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
         a = np.rot90(a, turns, axes=(-2, -1))
         return np.flip(a, axis=-1) if mirror else a
