@@ -154,13 +154,16 @@ def test_the_shipped_dqn_meets_issue_19s_bar_over_200_games(tmp_path):
     assert scores["greedy"] > 0.5 and scores["minimax:depth=1"] > 0.5
 
 
-def test_a_weights_file_with_a_bad_lookahead_is_a_one_line_error(game, tmp_path):
+@pytest.mark.parametrize("key", ["lookahead", "symmetric"])
+def test_a_weights_file_with_a_bad_play_switch_is_a_one_line_error(game, tmp_path, key):
+    import torch
+
     from boardlab import BoardLabError
 
-    agent = DQNAgent(game, weights="none", hidden=16, lookahead=0)
-    agent.lookahead = "deep"
-    agent.save(tmp_path / "bad.pt")
-    with pytest.raises(BoardLabError, match="bad.pt record lookahead 'deep'"):
+    DQNAgent(game, weights="none", hidden=16).save(tmp_path / "good.pt")
+    payload = torch.load(tmp_path / "good.pt", weights_only=True)
+    torch.save({**payload, key: "deep"}, tmp_path / "bad.pt")
+    with pytest.raises(BoardLabError, match=f"bad.pt record {key} 'deep'; expected 0 or 1"):
         make_agent(f"dqn:weights={tmp_path / 'bad.pt'}", game)
 
 
@@ -203,8 +206,10 @@ def test_symmetric_q_values_are_the_same_for_every_turn_of_a_position(game):
 
 
 def test_symmetries_on_a_game_that_declares_none_is_a_one_line_error():
+    from boardlab import BoardLabError
+
     jungle = make_game("jungle")
-    with pytest.raises(Exception, match="declares no board symmetries"):
+    with pytest.raises(BoardLabError, match="symmetric=1: jungle declares no board symmetries"):
         make_agent("dqn:symmetric=1", jungle)
-    with pytest.raises(Exception, match="declares no board symmetries"):
+    with pytest.raises(BoardLabError, match="augment=true: jungle declares no board symmetries"):
         build_trainer("jungle", "dqn", "augment=true")

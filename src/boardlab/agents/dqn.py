@@ -38,6 +38,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
+from ..core.learning import declared_symmetries
 from ..core.weights import load_payload, one_torch_thread, save_payload, shipped_weights
 from .evaluation import outcomes_after
 
@@ -197,6 +198,14 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
     return QNetwork()
 
 
+def recorded_switch(payload: dict[str, Any], key: str, default: int, path: Path) -> int:
+    """A play setting a weights file records as 0 or 1 (`default` where it records none)."""
+    value = payload.get(key, default)
+    if value not in (0, 1) or isinstance(value, bool):
+        raise BoardLabError(f"DQN weights {path} record {key} {value!r}; expected 0 or 1")
+    return int(value)
+
+
 class DQNAgent(Agent):
     name = "dqn"
     Settings = DQNSettings
@@ -242,10 +251,7 @@ class DQNAgent(Agent):
         kit = game.learning_kit()
         symmetric = (self.settings.symmetric if self.settings.symmetric >= 0
                      else self.recorded_symmetric)
-        self.symmetries = kit.symmetries if kit is not None and symmetric else ()
-        if symmetric and not self.symmetries:
-            raise BoardLabError(f"dqn symmetric=1: {game.name} declares no board symmetries "
-                                "(LearningKit.symmetries)")
+        self.symmetries = declared_symmetries(game, "dqn symmetric=1") if symmetric else ()
         if self.lookahead and kit is not None:
             name = self.settings.reward or self.trained_reward
             self.reward = kit.reward(name, game).action
@@ -276,16 +282,8 @@ class DQNAgent(Agent):
                                 f"{payload.get('actions')} actions; {self.game.name} has "
                                 f"{self.inputs} and {self.num_actions}")
         self.trained_reward = str(payload.get("reward", "dqn"))
-        recorded = payload.get("lookahead", 1)
-        if recorded not in (0, 1) or isinstance(recorded, bool):
-            raise BoardLabError(f"DQN weights {path} record lookahead {recorded!r}; "
-                                "expected 0 or 1")
-        self.recorded_lookahead = int(recorded)
-        symmetric = payload.get("symmetric", 0)
-        if symmetric not in (0, 1) or isinstance(symmetric, bool):
-            raise BoardLabError(f"DQN weights {path} record symmetric {symmetric!r}; "
-                                "expected 0 or 1")
-        self.recorded_symmetric = int(symmetric)
+        self.recorded_lookahead = recorded_switch(payload, "lookahead", 1, path)
+        self.recorded_symmetric = recorded_switch(payload, "symmetric", 0, path)
         try:  # everything below reads the file's fields: a bad one is the file's fault
             if "arch" not in payload["architecture"]:
                 self.settings.arch = "seed"  # written before there was another network

@@ -8,6 +8,7 @@ the game for it, so no module outside the game's package knows a game's rewards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
@@ -48,8 +49,9 @@ class Symmetry:
     inputs: np.ndarray
     actions: np.ndarray
 
-    @property
+    @cached_property
     def where(self) -> np.ndarray:
+        # cached: an agent reads it for every view of every position it scores
         return np.argsort(self.actions)
 
 
@@ -102,6 +104,16 @@ def kit_for(game: "Game") -> LearningKit:
         raise BoardLabError(f"{game.name} declares no learning kit (table key, rewards: "
                             "Game.learning_kit), so the learning agents cannot train on it")
     return kit
+
+
+def declared_symmetries(game: "Game", setting: str) -> tuple[Symmetry, ...]:
+    """The board symmetries `game`'s learning kit declares; a one-line BoardLabError naming
+    the `setting` that asked for them where it declares none."""
+    kit = game.learning_kit()
+    if kit is None or not kit.symmetries:
+        raise BoardLabError(f"{setting}: {game.name} declares no board symmetries "
+                            "(LearningKit.symmetries)")
+    return kit.symmetries
 
 
 def terminal_only(reply: ReplyReward) -> ReplyReward:

@@ -34,7 +34,7 @@ from ..core.match import derive_seed
 from ..core.registry import make_agent
 from ..core.weights import load_payload
 from .episodes import DEFAULT_OPPONENTS, OpponentMix
-from ..core.learning import RewardFunction, kit_for, terminal_only
+from ..core.learning import RewardFunction, declared_symmetries, kit_for, terminal_only
 from .protocol import Trainer
 from .replay import ReplayBuffer
 from .selfplay import EpisodeEnd, Transitions, VectorSelfPlay
@@ -140,10 +140,7 @@ class DQNTrainer(Trainer):
         self.buffer = ReplayBuffer(t.buffer, self.agent.inputs, self.agent.num_actions)
         kit = kit_for(game)
         self.reward = kit.reward(t.reward, game)
-        if t.augment and not kit.symmetries:
-            raise BoardLabError(f"augment=true: {game.name} declares no board symmetries "
-                                "(LearningKit.symmetries)")
-        symmetries = kit.symmetries if t.augment else ()
+        symmetries = declared_symmetries(game, "augment=true") if t.augment else ()
         self.views = tuple(np.stack([getattr(view, part) for view in symmetries])
                            for part in ("inputs", "actions", "where")) if symmetries else ()
         """Every symmetry's input gather, action gather and action image, stacked."""
