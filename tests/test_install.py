@@ -23,12 +23,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory) -> Path:
-    """A venv holding a wheel-style install of this checkout; torch, numba and the rest come
-    from this environment (--system-site-packages, --no-deps) so nothing is downloaded.
+def venv(tmp_path_factory, nested_venv) -> Path:
+    """A fresh venv holding a wheel-style install of this checkout; torch, numba and the rest
+    come from this test run's environment (conftest's `make_nested_venv`, `--no-deps`), so
+    nothing is downloaded.
 
     The build runs in a copy of what a source distribution holds, so it leaves no build/ in
-    the checkout. Measured 6.4 s for venv + install on a 2-core machine at load ~8."""
+    the checkout; this environment's pip and setuptools build it (`--no-build-isolation`).
+    Measured 6.4 s for venv + install on a 2-core machine at load ~8."""
     root = tmp_path_factory.mktemp("install")
     source = root / "source"
     source.mkdir()
@@ -36,11 +38,7 @@ def venv(tmp_path_factory) -> Path:
         shutil.copy(REPO / name, source / name)
     shutil.copytree(REPO / "src", source / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    # --without-pip: the venv's own bundled setuptools cannot build wheels; this
-    # environment's pip and setuptools, seen through --system-site-packages, can.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
-                    str(root / "venv")], check=True)
-    python = root / "venv" / "bin" / "python"
+    python = nested_venv(root / "venv")
     started = time.monotonic()
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
                     "--no-build-isolation", str(source)], check=True, capture_output=True)

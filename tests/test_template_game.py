@@ -1,7 +1,7 @@
 """The template game (examples/tictactoe) is a first-class game once installed on its own.
 
 It is installed from its own folder as a separate distribution, with no file of BoardLab
-changed, into a virtual environment that sees this one's packages (--system-site-packages):
+changed, into a virtual environment that sees this one's packages (conftest's `make_nested_venv`):
 its entry point registers it there only, so no other test's registry sees it. Everything
 that must work for it runs with that environment's Python: the arena with four agents, the
 PettingZoo and Gymnasium checkers, an AlphaZero training iteration, its own contract tests,
@@ -61,12 +61,10 @@ def run(command: list[str | Path], cwd: Path | None = None, timeout: float = 120
 
 
 @pytest.fixture(scope="module")
-def plugin_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def plugin_python(tmp_path_factory: pytest.TempPathFactory, nested_venv) -> Path:
     """The Python of a virtual environment holding BoardLab (from this one) and the template
     game installed from examples/tictactoe as its own distribution."""
-    venv = tmp_path_factory.mktemp("plugin") / "venv"
-    run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv])
-    python = venv / "bin" / "python"
+    python = nested_venv(tmp_path_factory.mktemp("plugin") / "venv", also=(ROOT / "src",))
     run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e",
          EXAMPLE])
     assert GAME in run([python, "-m", "boardlab.cli", "games"])
