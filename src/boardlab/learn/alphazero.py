@@ -41,6 +41,12 @@ Value targets (seed 003's credit assignment, `value_target=`):
   code also replaces the policy target by the goal's; we keep the state's own visit
   distribution so that the schemes differ in the value head only.
 
+A supervised start (`teacher=DIR`, a dataset of `boardlab teach`, learn/teacher.py): iteration 1
+trains the network on the teacher's labelled positions (`distill_steps` minibatches,
+learn/distill.py) instead of playing, and reports its losses on held-out teacher games;
+self-play continues from that network. `teacher_share` keeps a share of teacher positions in
+every later minibatch (Expert Iteration's apprentice keeps learning from the expert).
+
 Files (the protocol's, for `--out PATH`): PATH the best network (loadable by the `alphazero`
 agent), PATH.ckpt (both networks, optimizer, buffer, counters), PATH.metrics.csv; the command
 line draws PATH.curve.png.
@@ -126,6 +132,21 @@ class AlphaZeroTraining:
     gate: float = 0.55
     opening_plies: int = 4
     """Random plies that open each gate game, so that games differ."""
+    teacher: str = ""
+    """A teacher dataset folder (`boardlab teach`): iteration 1 trains on it instead of
+    self-play (a supervised start), and self-play continues from there."""
+    distill_steps: int = 2000
+    """Minibatches of teacher positions in that first iteration."""
+    teacher_result_weight: float = 0.5
+    """Value target of a teacher position: this share the game's result, the rest the
+    search's score squashed to [-1, 1] (learn/teacher.py)."""
+    teacher_value_weight: float = 0.25
+    """Weight of the value loss while learning the teacher (small: the positions of one game
+    share its result, and a large weight memorises the games)."""
+    teacher_share: float = 0.0
+    """Share of each self-play minibatch drawn from the teacher's positions."""
+    teacher_scale: float = 0.0
+    """Score units per tanh unit of the teacher's value targets (0 = fitted to the results)."""
 
     def __post_init__(self) -> None:
         if self.value_target not in VALUE_TARGETS:
@@ -147,6 +168,14 @@ class AlphaZeroTraining:
             raise ParseError(f"gate={self.gate} must be a score in [0, 1]")
         if not 0 <= self.search_discount <= 1:
             raise ParseError(f"search_discount={self.search_discount} must be in [0, 1]")
+        for name in ("teacher_result_weight", "teacher_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ParseError(f"{name}={getattr(self, name)} must be in [0, 1]")
+        if self.teacher_share > 0 and not self.teacher:
+            raise ParseError("teacher_share needs teacher=<dataset folder>")
+        if self.distill_steps < 0 or self.teacher_value_weight < 0 or self.teacher_scale < 0:
+            raise ParseError("distill_steps, teacher_value_weight and teacher_scale must not "
+                             "be negative")
 
 
 @dataclass
@@ -517,6 +546,8 @@ class IterationRow:
     policy_loss: float = math.nan
     value_loss: float = math.nan
     gate_score: float = math.nan
+    held_out: dict[str, float] | None = None
+    """The distilling iteration's losses on held-out teacher games (learn/distill.py)."""
     kept: int = 0
     positions: int = 0
     selfplay_seconds: float = 0.0
@@ -532,7 +563,7 @@ class AlphaZeroTrainer(Trainer):
     checkpoint_every: ClassVar[int | None] = 1  # iterations are long: keep every one
     metric_fields: ClassVar[tuple[str, ...]] = (
         "policy_loss", "value_loss", "gate_score", "kept", "selfplay_positions_per_s",
-        "leaves_per_call")
+        "leaves_per_call", "teacher_policy_loss", "teacher_value_loss", "teacher_top1")
 
     def __init__(self, game: Game, settings: AlphaZeroTraining | None = None,
                  agent_params: dict[str, Any] | None = None, seed: int = 0,
@@ -562,10 +593,16 @@ class AlphaZeroTrainer(Trainer):
         """When this invocation's first iteration began (minutes= counts from there)."""
         self.rows: list[IterationRow] = []
         self.kept = 0
+        self.distilled = False
+        self.teacher_split: Any = None
+        """learn/distill.py's TeacherSplit, loaded when first needed."""
+        self.held_out: dict[str, float] = {}
+        """Held-out teacher losses before and after distilling (before_*, after_*)."""
 
     def identity(self) -> dict[str, Any]:
+        teacher = {"teacher": self.config.teacher} if self.config.teacher else {}
         return {**super().identity(), **self.architecture,
-                "value_target": self.config.value_target}
+                "value_target": self.config.value_target, **teacher}
 
     # --- the loop ----------------------------------------------------------------------------
     def advance(self, episodes: int) -> None:
@@ -582,6 +619,9 @@ class AlphaZeroTrainer(Trainer):
                 and time.perf_counter() - self.started > minutes * 60)
 
     def iterate(self) -> None:
+        if self.config.teacher and not self.distilled:
+            self.distill()
+            return
         row = IterationRow()
         stats = self.self_play()
         row.positions, row.selfplay_seconds = stats.positions, stats.seconds
@@ -615,6 +655,41 @@ class AlphaZeroTrainer(Trainer):
         total.seconds = time.perf_counter() - started
         return total
 
+    def teacher(self) -> Any:
+        if self.teacher_split is None:
+            from .distill import load_teacher
+
+            config = self.config
+            self.teacher_split = load_teacher(config.teacher, self.game,
+                                              config.teacher_result_weight,
+                                              config.teacher_scale,
+                                              seed=derive_seed(self.seed, "held out"))
+        return self.teacher_split
+
+    def distill(self) -> None:
+        """The supervised first iteration: the candidate learns the teacher's positions and
+        becomes the best network without a gate (there is nothing to gate against yet)."""
+        from .distill import distill, held_out_losses
+
+        config = self.config
+        split = self.teacher()
+        network = self.candidate.network
+        before = held_out_losses(network, split.held_out)
+        rng = np.random.default_rng(derive_seed(self.seed, "distill"))
+        row = IterationRow()
+        row.policy_loss, row.value_loss = distill(network, self.optimizer, split.train,
+                                                  config.distill_steps, config.batch,
+                                                  config.teacher_value_weight, rng)
+        after = held_out_losses(network, split.held_out)
+        self.held_out = {**{f"before_{k}": v for k, v in before.items()},
+                         **{f"after_{k}": v for k, v in after.items()}}
+        row.held_out = after
+        self.best.network.load_state_dict(network.state_dict())
+        self.distilled = True
+        self.rows.append(row)
+        self.progress.episodes += 1
+        self.progress.updates += config.distill_steps
+
     def learn(self) -> tuple[float, float]:
         """`train_steps` minibatches; the mean policy and value losses."""
         torch = self.torch
@@ -624,11 +699,22 @@ class AlphaZeroTrainer(Trainer):
         rng = np.random.default_rng(derive_seed(self.seed, "train", self.progress.episodes))
         policy_losses, value_losses = [], []
         buffer = self.buffer
+        teacher = self.teacher().train if config.teacher_share > 0 else None
+        from_teacher = round(config.teacher_share * config.batch) if teacher is not None else 0
         for _ in range(config.train_steps):
-            picks = rng.integers(0, len(buffer), size=min(config.batch, len(buffer)))
+            picks = rng.integers(0, len(buffer), size=min(config.batch - from_teacher,
+                                                          len(buffer)))
             planes = torch.from_numpy(buffer.planes[picks].astype(np.float32))
             target_policy = torch.from_numpy(buffer.policy[picks].astype(np.float32))
             target_value = torch.from_numpy(buffer.value[picks])
+            if teacher is not None and from_teacher:  # the teacher's move as a one-hot policy
+                rows = rng.integers(0, len(teacher), size=from_teacher)
+                taught = np.zeros((from_teacher, self.game.num_actions), np.float32)
+                taught[np.arange(from_teacher), teacher.action[rows]] = 1.0
+                planes = torch.cat([planes, torch.from_numpy(
+                    teacher.planes[rows].astype(np.float32))])
+                target_policy = torch.cat([target_policy, torch.from_numpy(taught)])
+                target_value = torch.cat([target_value, torch.from_numpy(teacher.value[rows])])
             logits, value = network(planes)
             policy_loss = -(target_policy * torch.log_softmax(logits, dim=1)).sum(1).mean()
             value_loss = ((value - target_value) ** 2).mean()
@@ -673,7 +759,9 @@ class AlphaZeroTrainer(Trainer):
         seconds = sum(r.selfplay_seconds for r in rows)
         policy = float(np.mean([r.policy_loss for r in rows]))
         value = float(np.mean([r.value_loss for r in rows]))
-        return {"loss": round(policy + value, 5), "policy_loss": round(policy, 5),
+        held = next((r.held_out for r in rows if r.held_out), None)
+        taught = {f"teacher_{k}": round(v, 5) for k, v in held.items()} if held else {}
+        return {**taught, "loss": round(policy + value, 5), "policy_loss": round(policy, 5),
                 "value_loss": round(value, 5), "gate_score": round(rows[-1].gate_score, 4),
                 "kept": sum(r.kept for r in rows),
                 "selfplay_positions_per_s": round(positions / max(seconds, 1e-9), 2),
@@ -685,7 +773,8 @@ class AlphaZeroTrainer(Trainer):
 
         save_payload(path, {
             "format": "boardlab-alphazero-checkpoint", "game": self.game.name,
-            "checkpoint": json.dumps({**meta, "kept": self.kept,
+            "checkpoint": json.dumps({**meta, "kept": self.kept, "distilled": self.distilled,
+                                      "held_out": self.held_out,
                                       "config": asdict(self.config)}),
             "best": self.best.network.state_dict(),
             "candidate": self.candidate.network.state_dict(),
@@ -705,20 +794,31 @@ class AlphaZeroTrainer(Trainer):
             self.buffer.load_state_dict(payload["buffer"])
             self.torch.set_rng_state(payload["torch_rng"])
             self.kept = int(meta["kept"])
+            self.distilled = bool(meta.get("distilled", False))
+            self.held_out = dict(meta.get("held_out", {}))
             self.progress.restore(meta)
         except (RuntimeError, KeyError, TypeError, ValueError) as error:
             raise unfit_checkpoint(path, "AlphaZero checkpoint", error) from None
         return meta
 
     def export(self, path: Path) -> int:
+        taught = ({"teacher": self.config.teacher, "held_out": self.held_out}
+                  if self.config.teacher else {})
         return self.best.save(path, {"iterations": self.progress.episodes,
-                                     "value_target": self.config.value_target})
+                                     "value_target": self.config.value_target, **taught})
 
     def describe(self) -> str:
+        taught = ""
+        if self.held_out:
+            h = self.held_out
+            taught = (f"; held-out teacher games: policy loss {h['before_policy_loss']:.3f} -> "
+                      f"{h['after_policy_loss']:.3f}, value loss {h['before_value_loss']:.3f} "
+                      f"-> {h['after_value_loss']:.3f}, teacher's move first "
+                      f"{h['before_top1']:.1%} -> {h['after_top1']:.1%}")
         return (f"{self.progress.episodes} iterations, {self.kept} candidates kept by the "
                 f"gate; buffer {len(self.buffer)} samples; self-play {self.config.search} "
                 f"search, {self.config.workers} {self.config.backend} workers x "
-                f"{self.config.games_per_worker} games in lockstep")
+                f"{self.config.games_per_worker} games in lockstep{taught}")
 
     def close(self) -> None:
         if self.workers is not None:

@@ -1,0 +1,121 @@
+"""A supervised start for a policy/value network: it learns a teacher's labelled positions
+(learn/teacher.py) before self-play improves it, the apprentice step of Expert Iteration
+(Anthony, Tian & Barber 2017) and the supervised first stage of AlphaGo and of Tencent's
+Xiangqi agent (arXiv 2410.04865).
+
+The loss is AlphaZero's, with the teacher's move as a one-hot policy target and the blended
+search value (learn/teacher.py `teacher_values`) as the value target:
+
+    loss = cross-entropy(policy, teacher's move) + value_weight * (value - target)^2
+
+`value_weight` is small in a supervised start (AlphaGo's value network overfitted whole games
+when trained on positions that share a result; a small weight keeps the value head from
+memorising the few thousand games a dataset holds). Whole games are held out, and the held-out
+loss says whether the network learnt the teacher or the games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.game import Game
+from .teacher import fitted_scale, held_out_split, load_dataset, teacher_values
+
+
+@dataclass
+class TeacherData:
+    """Teacher positions ready for a network: planes, the move to imitate, the value target."""
+
+    planes: np.ndarray
+    action: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+@dataclass
+class TeacherSplit:
+    train: TeacherData
+    held_out: TeacherData
+    scale: float
+    """The score scale the value targets used (fitted on the training games unless given)."""
+    description: str
+
+
+def load_teacher(folder: str, game: Game, result_weight: float, scale: float = 0.0,
+                 held_out: float = 0.05, seed: int = 0) -> TeacherSplit:
+    """The dataset at `folder` split by whole games into training and held-out positions."""
+    from .teacher import describe
+
+    manifest, labels = load_dataset(folder, game)
+    train_rows, held_rows = held_out_split(labels, held_out, seed)
+    train_labels, held_labels = labels.take(train_rows), labels.take(held_rows)
+    scale = scale or fitted_scale(train_labels)
+
+    def ready(part: Any) -> TeacherData:
+        return TeacherData(part.planes, part.action.astype(np.int64),
+                           teacher_values(part, result_weight, scale))
+    return TeacherSplit(ready(train_labels), ready(held_labels), scale,
+                        describe(manifest, labels))
+
+
+def losses(network: Any, planes: Any, actions: Any, values: Any) -> tuple[Any, Any]:
+    """(policy cross-entropy to the teacher's move, squared value error), batch means."""
+    import torch
+
+    logits, value = network(planes)
+    policy_loss = torch.nn.functional.cross_entropy(logits, actions)
+    value_loss = ((value - values) ** 2).mean()
+    return policy_loss, value_loss
+
+
+def batch(data: TeacherData, rows: np.ndarray) -> tuple[Any, Any, Any]:
+    import torch
+
+    return (torch.from_numpy(data.planes[rows].astype(np.float32)),
+            torch.from_numpy(data.action[rows]), torch.from_numpy(data.value[rows]))
+
+
+def distill(network: Any, optimizer: Any, data: TeacherData, steps: int, batch_size: int,
+            value_weight: float, rng: np.random.Generator) -> tuple[float, float]:
+    """`steps` minibatches of the teacher's positions; the mean policy and value losses."""
+    network.train()
+    policy_losses, value_losses = [], []
+    for _ in range(steps):
+        rows = rng.integers(0, len(data), size=min(batch_size, len(data)))
+        policy_loss, value_loss = losses(network, *batch(data, rows))
+        optimizer.zero_grad()
+        (policy_loss + value_weight * value_loss).backward()
+        optimizer.step()
+        policy_losses.append(policy_loss.item())
+        value_losses.append(value_loss.item())
+    network.eval()
+    return float(np.mean(policy_losses)), float(np.mean(value_losses))
+
+
+def held_out_losses(network: Any, data: TeacherData, batch_size: int = 512
+                    ) -> dict[str, float]:
+    """Policy loss, value loss and the share of positions where the network's most likely move
+    is the teacher's, over held-out positions (nan where there are none)."""
+    import torch
+
+    if not len(data):
+        return {"policy_loss": float("nan"), "value_loss": float("nan"),
+                "top1": float("nan")}
+    network.eval()
+    sums = np.zeros(3)
+    with torch.no_grad():
+        for start in range(0, len(data), batch_size):
+            rows = np.arange(start, min(start + batch_size, len(data)))
+            planes, actions, values = batch(data, rows)
+            logits, value = network(planes)
+            sums[0] += float(torch.nn.functional.cross_entropy(logits, actions,
+                                                               reduction="sum"))
+            sums[1] += float(((value - values) ** 2).sum())
+            sums[2] += float((logits.argmax(1) == actions).sum())
+    policy, value, top1 = (float(x) for x in sums / len(data))
+    return {"policy_loss": policy, "value_loss": value, "top1": top1}
