@@ -43,7 +43,7 @@ def loadable_games() -> list[str]:
 def plan(games: Collection[str] | None, peers: bool, quick: bool) -> list[Job]:
     """The jobs for `games` (all loadable games if None), ours first, then the peers'."""
     from ..core.registry import make_game
-    from . import alphazero, network, ours, train
+    from . import alphazero, network, ours, teacher, train
     from . import peers as peer_jobs
 
     names = list(games) if games else loadable_games()
@@ -57,6 +57,7 @@ def plan(games: Collection[str] | None, peers: bool, quick: bool) -> list[Job]:
         jobs += network.jobs_for(game.name, game)
         jobs += train.jobs_for(game.name, game, quick)
         jobs += alphazero.jobs_for(game.name, game, quick)
+        jobs += teacher.jobs_for(game.name, game, quick)
         if peers:
             jobs += peer_jobs.jobs_for(game.name, game, quick)
     return jobs

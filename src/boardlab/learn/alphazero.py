@@ -147,6 +147,16 @@ class AlphaZeroTraining:
     """Share of each self-play minibatch drawn from the teacher's positions."""
     teacher_scale: float = 0.0
     """Score units per tanh unit of the teacher's value targets (0 = fitted to the results)."""
+    max_moves: int = 0
+    """Decisions a self-play game may last (0 = until its rules end it); a game cut there is
+    adjudicated by the game's heuristic (learn/game_end.py)."""
+    adjudicate_scale: float = 0.0
+    """Heuristic units per tanh unit when adjudicating (0 = the teacher's fitted scale, and
+    a capped game is a draw without a teacher)."""
+    resign: float = -1.0
+    """A self-play mover whose root value is below this resigns (-1: never)."""
+    never_resign: float = 0.2
+    """Share of self-play games played out whatever the values, to count false resignations."""
 
     def __post_init__(self) -> None:
         if self.value_target not in VALUE_TARGETS:
@@ -176,6 +186,10 @@ class AlphaZeroTraining:
         if self.distill_steps < 0 or self.teacher_value_weight < 0 or self.teacher_scale < 0:
             raise ParseError("distill_steps, teacher_value_weight and teacher_scale must not "
                              "be negative")
+        if self.max_moves < 0 or self.adjudicate_scale < 0:
+            raise ParseError("max_moves and adjudicate_scale must not be negative")
+        if not 0 <= self.never_resign <= 1:
+            raise ParseError(f"never_resign={self.never_resign} must be in [0, 1]")
 
 
 @dataclass
@@ -213,6 +227,18 @@ class SelfPlayStats:
     """Positions the network evaluated."""
     reused: int = 0
     """Root visits found already made by tree reuse (of positions x sims)."""
+    resigned: int = 0
+    adjudicated: int = 0
+    """Games cut at `max_moves` and scored by the heuristic."""
+    would_resign: int = 0
+    """Players that would have resigned in the games played out (never_resign)."""
+    false_resignations: int = 0
+    """Those of them who did not lose."""
+
+    def add(self, other: "SelfPlayStats") -> None:
+        for name in ("games", "positions", "network_calls", "leaves", "reused", "resigned",
+                     "adjudicated", "would_resign", "false_resignations"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 # --- self-play -----------------------------------------------------------------------------------
@@ -281,7 +307,11 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     targets of a draw."""
     import torch
 
+    from ..agents.evaluation import pick_evaluator
+    from .game_end import ResignWatch, adjudicated_returns, resigned_returns
+
     rng = random.Random(seed)
+    heuristic = pick_evaluator(game, "", "minimax")[1] if config.max_moves else None
     if config.search == "arrays" and not isinstance(network, torch.jit.ScriptModule):
         network = frozen(network, game_input_shape(game), config.inference == "bfloat16")
     evaluate = NetworkEvaluator(network, torch)
@@ -301,6 +331,10 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
             resolve_chance(state, rng)
         states.append(state)
     histories: list[list[Decision]] = [[] for _ in states]
+    watches = [ResignWatch(config.resign, rng.random() >= config.never_resign) for _ in states]
+    ended: dict[int, list[float]] = {}
+    """Games ended before their rules ended them: by resignation or at the move cap."""
+    tally = SelfPlayStats()
     active = [i for i, s in enumerate(states) if not s.is_terminal()]
     while active:
         playing = [states[i] for i in active]
@@ -318,15 +352,30 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
                                          result.normalised(index, whole_tree=True),
                                          result.normalised(index, whole_tree=False)))
             played.append(int(result.actions[index]))
+            if watches[i].resigns(movers[k], result.value):
+                ended[i] = resigned_returns(movers[k], game.num_players)
+                tally.resigned += 1
+                continue
             states[i].apply(played[-1])
             resolve_chance(states[i], rng)
+            if 0 < config.max_moves <= len(histories[i]) and not states[i].is_terminal():
+                scale = config.adjudicate_scale
+                ended[i] = (adjudicated_returns(states[i], heuristic, scale, game.num_players)
+                            if scale > 0 and heuristic is not None
+                            else [0.0] * game.num_players)
+                tally.adjudicated += 1
         going = [k for k, i in enumerate(active) if not states[i].is_terminal()
-                 and not 0 < moves <= len(histories[i])]
+                 and i not in ended and not 0 < moves <= len(histories[i])]
         if forest is not None and config.reuse and going:
             forest.keep(going, [played[k] for k in going])
         active = [active[k] for k in going]
-    values = [value_targets(history, state.returns(), config, rng)
-              for state, history in zip(states, histories)]
+    finals = [ended.get(i) or list(state.returns()) for i, state in enumerate(states)]
+    for watch, final in zip(watches, finals):
+        would, false = watch.false_resignations(final)
+        tally.would_resign += would
+        tally.false_resignations += false
+    values = [value_targets(history, final, config, rng)
+              for final, history in zip(finals, histories)]
     decisions = [d for history in histories for d in history]
     if not decisions:  # every game was over before it began
         return Samples(np.zeros((0, *game_input_shape(game)), np.float32),
@@ -337,6 +386,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
                       np.concatenate(values).astype(np.float32))
     stats = SelfPlayStats(games, len(decisions), time.perf_counter() - started, evaluate.calls,
                           evaluate.positions, forest.reused if forest is not None else 0)
+    stats.add(tally)  # the ends of games: resignations, adjudications
     return samples, stats
 
 
@@ -548,6 +598,8 @@ class IterationRow:
     gate_score: float = math.nan
     held_out: dict[str, float] | None = None
     """The distilling iteration's losses on held-out teacher games (learn/distill.py)."""
+    ends: SelfPlayStats | None = None
+    """Self-play's counts of games resigned and adjudicated."""
     kept: int = 0
     positions: int = 0
     selfplay_seconds: float = 0.0
@@ -563,7 +615,8 @@ class AlphaZeroTrainer(Trainer):
     checkpoint_every: ClassVar[int | None] = 1  # iterations are long: keep every one
     metric_fields: ClassVar[tuple[str, ...]] = (
         "policy_loss", "value_loss", "gate_score", "kept", "selfplay_positions_per_s",
-        "leaves_per_call", "teacher_policy_loss", "teacher_value_loss", "teacher_top1")
+        "leaves_per_call", "teacher_policy_loss", "teacher_value_loss", "teacher_top1",
+        "games", "resigned", "adjudicated", "false_resignations")
 
     def __init__(self, game: Game, settings: AlphaZeroTraining | None = None,
                  agent_params: dict[str, Any] | None = None, seed: int = 0,
@@ -626,6 +679,7 @@ class AlphaZeroTrainer(Trainer):
         stats = self.self_play()
         row.positions, row.selfplay_seconds = stats.positions, stats.seconds
         row.leaves, row.network_calls = stats.leaves, stats.network_calls
+        row.ends = stats
         row.policy_loss, row.value_loss = self.learn()
         row.gate_score, kept = self.gate()
         row.kept = int(kept)
@@ -640,18 +694,17 @@ class AlphaZeroTrainer(Trainer):
         if self.workers is None:
             self.workers = Workers(self.game.spec, self.architecture, config)
         weights = {k: v.clone() for k, v in self.best.network.state_dict().items()}
-        tasks = [(asdict(config), weights, config.games_per_worker,
+        settings = asdict(config)
+        if config.max_moves and not config.adjudicate_scale and config.teacher:
+            settings["adjudicate_scale"] = self.teacher().scale  # heuristic units, fitted
+        tasks = [(settings, weights, config.games_per_worker,
                   derive_seed(self.seed, "iteration", self.progress.episodes, w))
                  for w in range(config.workers)]
         started = time.perf_counter()
         total = SelfPlayStats()
         for samples, stats in self.workers.play(tasks):
             self.buffer.extend(samples)
-            total.games += stats.games
-            total.positions += stats.positions
-            total.network_calls += stats.network_calls
-            total.leaves += stats.leaves
-            total.reused += stats.reused
+            total.add(stats)
         total.seconds = time.perf_counter() - started
         return total
 
@@ -760,7 +813,15 @@ class AlphaZeroTrainer(Trainer):
         policy = float(np.mean([r.policy_loss for r in rows]))
         value = float(np.mean([r.value_loss for r in rows]))
         held = next((r.held_out for r in rows if r.held_out), None)
-        taught = {f"teacher_{k}": round(v, 5) for k, v in held.items()} if held else {}
+        taught: dict[str, Any] = ({f"teacher_{k}": round(v, 5) for k, v in held.items()}
+                                  if held else {})
+        ends = SelfPlayStats()
+        for r in rows:
+            if r.ends is not None:
+                ends.add(r.ends)
+        if ends.games:
+            taught.update(games=ends.games, resigned=ends.resigned, adjudicated=ends.adjudicated,
+                          false_resignations=f"{ends.false_resignations}/{ends.would_resign}")
         return {**taught, "loss": round(policy + value, 5), "policy_loss": round(policy, 5),
                 "value_loss": round(value, 5), "gate_score": round(rows[-1].gate_score, 4),
                 "kept": sum(r.kept for r in rows),

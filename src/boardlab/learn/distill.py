@@ -1,7 +1,7 @@
 """A supervised start for a policy/value network: it learns a teacher's labelled positions
 (learn/teacher.py) before self-play improves it, the apprentice step of Expert Iteration
 (Anthony, Tian & Barber 2017) and the supervised first stage of AlphaGo and of Tencent's
-Xiangqi agent (arXiv 2410.04865).
+agent for Chinese chess (arXiv 2410.04865).
 
 The loss is AlphaZero's, with the teacher's move as a one-hot policy target and the blended
 search value (learn/teacher.py `teacher_values`) as the value target:

@@ -28,7 +28,9 @@ def add_teach_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("game", help="game spec (`boardlab games` lists them)")
     parser.add_argument("--out", required=True, help="dataset folder (created if missing)")
     parser.add_argument("--search", default=defaults.search,
-                        help=f"the teacher's agent spec (default {defaults.search})")
+                        help="the teacher's agent spec (default: the game's compiled "
+                             "minimax:depth=4,quiescence=true where it has one, else "
+                             "minimax:depth=3)")
     parser.add_argument("--positions", type=int, default=defaults.positions,
                         help=f"positions to reach in all (default {defaults.positions:,})")
     parser.add_argument("--workers", type=int, default=defaults.workers,

@@ -41,7 +41,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +60,9 @@ MANIFEST = "manifest.json"
 
 @dataclass
 class TeacherSettings:
-    search: str = "minimax:depth=3"
-    """The teacher: any agent spec whose `last_info()` has a `value` for the mover (minimax;
-    `minimax:depth=4,quiescence=true` where the game has a compiled quiescence search)."""
+    search: str = ""
+    """The teacher: any agent spec whose `last_info()` has a `value` for the mover; empty =
+    `default_search(game)`."""
     positions: int = 10_000
     """Labelled positions to reach in all (a rerun with more adds shards)."""
     shard_positions: int = 2_000
@@ -126,11 +126,25 @@ class ShardStats:
     """Games that ended in a win (not a draw or the ply cap)."""
 
 
+def default_search(game: Game) -> str:
+    """The game's compiled alpha-beta with quiescence search at depth 4 where it has one (about
+    100 positions a second on one core on the largest board here: `boardlab bench --tasks
+    teach`), else the Python alpha-beta at depth 3."""
+    strong = "minimax:depth=4,quiescence=true"
+    try:
+        make_agent(strong, game)
+    except (BoardLabError, ValueError):
+        return "minimax:depth=3"
+    return strong
+
+
 # --- labelling one shard -------------------------------------------------------------------------
 def label_shard(game_spec: str, settings: TeacherSettings, shard: int) -> tuple[Labels, ShardStats]:
     """Play the search against itself until the shard has `shard_positions` positions."""
     started = time.perf_counter()
     game = make_game(game_spec)
+    if not settings.search:
+        settings = replace(settings, search=default_search(game))
     seats = [make_agent(settings.search, game) for _ in range(game.num_players)]
     rng = random.Random(derive_seed(settings.seed, "shard", shard))
     planes: list[np.ndarray] = []
@@ -286,6 +300,8 @@ def teach(game_spec: str, settings: TeacherSettings, out: str | Path,
     """Label shards until the dataset at `out` has `settings.positions` positions; a rerun
     writes only the shards still missing. `on_shard(report)` after each shard (progress)."""
     game = make_game(game_spec)  # fails early, with the registry's sentence, on a bad spec
+    if not settings.search:
+        settings = replace(settings, search=default_search(game))
     make_agent(settings.search, game)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
