@@ -19,6 +19,8 @@ import pytest
 from boardlab.core.game import BoardLabError
 from boardlab.core.registry import make_agent, make_game
 
+pytestmark = pytest.mark.e2e  # installs packages into a nested venv
+
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md hold, read from the source (issue 20): every import of
+"""The layers of docs/design.md#layers hold, read from the source (issue 20): every import of
 `src/boardlab`, lazy ones inside functions included, points down
 
     games -> render -> core <- agents <- learn, arena <- faces (cli, web, interop, bench,

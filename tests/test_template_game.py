@@ -21,6 +21,8 @@ import pytest
 
 from boardlab.templates import game_package
 
+pytestmark = pytest.mark.e2e  # installs packages into a nested venv
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "tictactoe"
 GAME = "tictactoe"

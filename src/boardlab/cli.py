@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .agents.human import COMMANDS_HELP, command_of, legal_moves_text, short_error
 from .core.game import CHANCE, BoardLabError, Game, State
+from .core.numbers import number_text
 from .core.perft import perft
 
 def seeds_line() -> str:
@@ -181,9 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench.cli import add_bench_parser
     from .interop.cli import add_uci_parser
     from .learn.cli import add_train_parser
+    from .learn.teach_cli import add_teach_parser
     from .web.cli import add_serve_parser
 
     add_train_parser(commands)
+    add_teach_parser(commands)
     add_tune_parser(commands)
     add_bench_parser(commands)
     add_serve_parser(commands)
@@ -209,16 +212,24 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from .core.registry import agent_class, agent_names, describe_settings
+    import shutil
+    import textwrap
+
+    from .core.registry import agent_class, agent_names, agent_summary, describe_settings
+
+    # Each agent's whole first sentence (its docstring's first line often stops mid-way),
+    # then its parameters four spaces in, each wrapped to the terminal with a hanging indent.
+    width = max(40, min(shutil.get_terminal_size().columns, 100))
+
+    def wrapped(text: str, indent: str, hang: str) -> str:
+        return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=hang,
+                             break_long_words=False, break_on_hyphens=False)
 
     for name in agent_names():
         cls = agent_class(name)
-        # a subclass that says what it is (dueling-dqn) speaks for itself; else its module
-        own = cls.__dict__.get("__doc__")
-        doc = (own or cls.__module__ and sys.modules[cls.__module__].__doc__ or "").strip()
-        print(f"{name}: {doc.splitlines()[0] if doc else ''}")
+        print(wrapped(f"{name}: {agent_summary(cls)}", "", "  "))
         for param, default, help_text in describe_settings(cls.Settings):
-            print(f"    {param}={default}  {help_text}")
+            print(wrapped(f"{param}={default}  {help_text}", "    ", "        "))
     print("your own: path/to/file.py:ClassName[:param=value,...]")
     seeds = seeds_line()
     if seeds:
@@ -332,13 +343,14 @@ def thinking_text(info: dict) -> str:
     parts = []
     value = info.get("value")
     if isinstance(value, (int, float)):
-        parts.append(f"value {value:.3g}")
+        parts.append(f"value {number_text(value, '.3g')}")
     if len(info.get("pv") or []) > 1:
         parts.append("expects " + " ".join(info["pv"]))
     for kind, scores in (info.get("heat") or {}).items():
         best = sorted(scores.items(), key=lambda item: -item[1])[:3]
         if best:
-            parts.append(f"{kind}: " + ", ".join(f"{move} {score:.3g}" for move, score in best))
+            parts.append(f"{kind}: " + ", ".join(f"{move} {number_text(score, '.3g')}"
+                                                 for move, score in best))
         break
     return "  thinks: " + "; ".join(parts) if parts else ""
 

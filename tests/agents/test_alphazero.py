@@ -140,6 +140,7 @@ def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
 
 
 @pytest.mark.parametrize("game_name", ["reversi", "minichess"])
+@pytest.mark.e2e  # a strength match
 def test_a_shipped_network_beats_random(game_name):
     from boardlab.core.weights import shipped_file
 

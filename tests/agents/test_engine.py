@@ -77,6 +77,7 @@ def test_an_engine_that_exits_loses_each_game_and_is_started_again(tmp_path: Pat
     assert starts(tmp_path) == 2  # the dead process was replaced for the second game
 
 
+@pytest.mark.e2e  # waits out a 3 s reply timeout, twice
 def test_an_engine_that_hangs_is_stopped_and_loses(tmp_path: Path) -> None:
     fake = fake_uci_engine(tmp_path, "time.sleep(600)", reply_timeout=3)
     result = tournament_against(fake, tmp_path)
@@ -85,6 +86,7 @@ def test_an_engine_that_hangs_is_stopped_and_loses(tmp_path: Path) -> None:
         assert "did not answer `go depth 1` within 3s; it was stopped" in reason
 
 
+@pytest.mark.e2e  # waits out a 2 s reply timeout, twice
 def test_an_engine_that_cannot_start_loses_at_its_first_move(tmp_path: Path) -> None:
     """A fault before the first move (no handshake) forfeits the game too."""
     script = tmp_path / "silent.py"
@@ -218,6 +220,7 @@ needs_grhino = pytest.mark.skipif(
 
 @needs_fairy_stockfish
 @pytest.mark.parametrize("game", ["xiangqi", "minichess"])
+@pytest.mark.e2e  # a real engine
 def test_fairy_stockfish_plays_clean_arena_games(game: str, tmp_path: Path) -> None:
     engine = f"engine:cmd={FAIRY_STOCKFISH},go=depth 1"
     result = run_tournament(f"{game}:opening_plies=2", ["random", engine], 2,
@@ -228,6 +231,7 @@ def test_fairy_stockfish_plays_clean_arena_games(game: str, tmp_path: Path) -> N
 
 
 @needs_grhino
+@pytest.mark.e2e  # a real engine
 def test_grhino_plays_clean_arena_games(tmp_path: Path) -> None:
     engine = f"engine:cmd={GRHINO} --level=1"
     result = run_tournament("reversi", ["random", engine], 2, tmp_path / "gr.sqlite",

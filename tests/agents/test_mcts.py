@@ -8,7 +8,6 @@ exactly, where the real games would need too many simulations.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 import pytest
@@ -293,21 +292,26 @@ def test_same_seed_same_moves():
     assert other.actions != records[0].actions
 
 
-def test_time_limit_stops_the_search():
+TICK = 1 / 128
+"""Seconds the ticking clock (conftest.py) moves per read, exact in binary: a 0.2 s budget lasts
+25.6 reads, one read a simulation, whatever the machine's load."""
+
+
+def test_time_limit_stops_the_search(ticking_time):
     game = make_game("reversi")
-    mcts = agent("mcts:sims=0,time=0.2", game)
-    started = time.perf_counter()
+    mcts = agent("mcts:sims=0,time=0.2", game)  # sims=0: only the time stops it
+    ticking_time(TICK, "boardlab.agents.mcts")
     mcts.act(game.initial_state(), Clock())
-    assert 0.15 < time.perf_counter() - started < 0.6
-    assert mcts.last_info()["simulations"] > 1
+    # Stopped when 0.2 s were read off the clock, not before: a few reads go to setting up.
+    assert 0.15 / TICK <= mcts.last_info()["simulations"] <= 0.2 / TICK + 1
 
 
-def test_arena_clock_stops_the_search():
+def test_arena_clock_stops_the_search(ticking_time):
     game = make_game("reversi")
     mcts = agent("mcts:sims=10000000", game)
-    started = time.perf_counter()
+    ticking_time(TICK, "boardlab.agents.mcts")
     mcts.act(game.initial_state(), Clock.start(0.2))
-    assert time.perf_counter() - started < 0.6
+    assert 1 < mcts.last_info()["simulations"] <= 0.2 / TICK + 1
 
 
 # --- rollouts ----------------------------------------------------------------------------------
@@ -349,18 +353,19 @@ def test_bad_settings_are_refused_with_a_sentence(spec, words):
         make_agent(spec, make_game("reversi"))
 
 
-def test_what_a_move_spends_after_its_search_comes_off_the_next_search():
+def test_what_a_move_spends_after_its_search_comes_off_the_next_search(ticking_time):
     """The collector's pass and the statistics after a search are timed (`tail`) and the next
     search stops that much earlier, so whole moves keep to `time`, not only searches."""
     game = make_game("minichess")
     mcts = agent("mcts:sims=0,time=0.4", game)
     state = game.initial_state()
+    ticking_time(TICK, "boardlab.agents.mcts")
     mcts.act(state, Clock())
-    assert 0 < mcts.tail < 0.4
+    whole = mcts.last_info()["simulations"]
+    assert 0 < mcts.tail < 0.4 and whole >= 0.3 / TICK
     mcts.tail = 0.3
-    started = time.perf_counter()
     mcts.act(state, Clock())
-    assert time.perf_counter() - started < 0.3  # ~0.1 s searched; 0.4 without the tail
+    assert 0 < mcts.last_info()["simulations"] <= 0.1 / TICK + 1  # 0.1 s searched, not 0.4
 
 
 def test_the_cycle_collector_is_paused_for_a_search_and_restored_after():

@@ -84,6 +84,7 @@ def test_a_hung_agent_is_stopped_with_one_worker_too(tmp_path):
     assert result.pairs[0].a_wins == 1 and result.pairs[0].forfeits == {"a": 0, "b": 1}
 
 
+@pytest.mark.e2e  # waits out three hard time limits
 def test_a_stopped_worker_is_replaced_and_later_games_still_play(tmp_path):
     tasks = list(round_robin_keys("jungle", [SLEEPER, "random"], 3, 0, 0.2))
     pool = WorkerPool("jungle", [SLEEPER, "random"], 1, Limits(time_per_move=0.2))

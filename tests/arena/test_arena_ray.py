@@ -17,6 +17,7 @@ def game_log(path):
                       for row in store.games())
 
 
+@pytest.mark.e2e  # a Ray cluster
 def test_ray_backend_gives_the_local_backends_table_game_for_game(tmp_path):
     ray = pytest.importorskip("ray")
     agents = ["random", "greedy"]

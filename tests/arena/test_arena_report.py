@@ -1,4 +1,5 @@
-"""Reports: the `--json` document of DESIGN.md, the seed-style table, the report folder."""
+"""Reports: the `--json` document (docs/design.md#the-arena-json-document), the seed-style
+table, the report folder."""
 
 from __future__ import annotations
 
@@ -87,7 +88,8 @@ def test_thinking_times_show_what_each_agent_spent_a_move(tmp_path):
                           tmp_path / "t.sqlite", progress=False)
     thinking = real.thinking
     assert thinking["random"].decisions > 20 and thinking["random"].mean < 0.01
-    assert 0.04 < thinking["mcts:sims=0,time=0.05"].mean < 0.2
+    # About 0.05 s a move; the upper bound is ten times that, so a loaded machine passes.
+    assert 0.04 < thinking["mcts:sims=0,time=0.05"].mean < 0.5
     assert thinking["mcts:sims=0,time=0.05"].longest >= thinking["mcts:sims=0,time=0.05"].mean
     ratings = {r["agent"]: r for r in to_json(real)["ratings"]}
     assert ratings["mcts:sims=0,time=0.05"]["seconds_per_move"] == pytest.approx(

@@ -52,6 +52,7 @@ def test_bench_command_parses_its_options():
                                  "--json out.json"
 
 
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_quick_run_measures_every_task_with_positive_figures(quick_run):
     measured = [f for f in quick_run["figures"] if f["per_second"] is not None]
     assert {(f["game"], f["task"]) for f in measured if not f["peer"]} >= {
@@ -64,6 +65,7 @@ def test_quick_run_measures_every_task_with_positive_figures(quick_run):
         assert len(f["samples"]) == 1
 
 
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_kernels_are_measured_beside_the_python_state(quick_run):
     engines = {f["engine"] for f in figures_of(quick_run, "reversi", "playout")
                if f["per_second"]}
@@ -72,6 +74,7 @@ def test_kernels_are_measured_beside_the_python_state(quick_run):
             if f["per_second"]} >= {"python State", "numba kernel"}
 
 
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_every_figure_not_measured_says_why(quick_run):
     for f in quick_run["figures"]:
         if f["per_second"] is None:
@@ -79,6 +82,7 @@ def test_every_figure_not_measured_says_why(quick_run):
 
 
 @pytest.mark.skipif(not HAS_OPENSPIEL, reason="OpenSpiel not installed")
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_reversi_figures_carry_ratios_to_openspiel(quick_run):
     ours = [f for f in figures_of(quick_run, "reversi", "playout") if not f["peer"]]
     peer = [f for f in figures_of(quick_run, "reversi", "playout")
@@ -90,6 +94,7 @@ def test_reversi_figures_carry_ratios_to_openspiel(quick_run):
 
 
 @pytest.mark.skipif(not HAS_PYFFISH, reason="pyffish not installed")
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_minichess_figures_carry_ratios_to_fairy_stockfish(quick_run):
     for task in ("playout", "perft", "movegen"):
         for f in figures_of(quick_run, "minichess", task):
@@ -97,12 +102,14 @@ def test_minichess_figures_carry_ratios_to_fairy_stockfish(quick_run):
                 assert f["ratios"]["pyffish"] > 0, f
 
 
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_playouts_report_their_game_length(quick_run):
     python_state = [f for f in figures_of(quick_run, "reversi", "playout")
                     if f["engine"] == "python State"][0]
     assert 9 <= python_state["plies_per_game"] <= 120  # the shortest and longest Othello
 
 
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_json_names_the_machine_and_the_command(quick_run):
     assert quick_run["command"].startswith("boardlab bench reversi minichess --peers --quick")
     assert quick_run["machine"]["cpus"] >= 1
@@ -154,6 +161,7 @@ def test_tasks_pick_the_training_jobs_and_refuse_unknown_ones():
         run_bench(["reversi"], quick=True, repeat=1, tasks=["trian-dqn"])
 
 
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_whole_game_self_play_is_measured_only_on_request(quick_run):
     """`selfplay-alphazero-games` plays whole games (minutes a batch on a long game): left
     out of a run that names no tasks, measured with a ratio to the Node search when named."""

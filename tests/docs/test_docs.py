@@ -34,6 +34,7 @@ def test_every_relative_link_points_to_an_existing_file(page: Path) -> None:
     assert _broken_links(page) == [], f"{page} links to missing files"
 
 
+@pytest.mark.e2e  # builds the site with mkdocs
 def test_site_builds_with_strict_mkdocs(tmp_path: Path) -> None:
     pytest.importorskip("mkdocs", reason="mkdocs is not installed (pip install mkdocs mkdocs-material)")
     pytest.importorskip("material", reason="mkdocs-material is not installed")
@@ -75,6 +76,7 @@ def run_blocks(blocks: list[tuple[str, str, str]], folder: Path) -> None:
         assert result.returncode == 0, f"block {number} failed:\n{code}\n{result.stderr}"
 
 
+@pytest.mark.e2e  # runs the tutorial's commands
 def test_every_tutorial_code_block_runs_in_order(tmp_path: Path) -> None:
     import time
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # executes the notebook in a Jupyter kernel
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "examples" / "tour.ipynb"
 BUDGET_SECONDS = 60

@@ -102,6 +102,7 @@ def check_store(db: Path, games: int = GAMES_PER_PAIR) -> None:
         assert sorted(json.loads(returns)) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+@pytest.mark.e2e  # kills a running arena process 5 times
 def test_an_arena_killed_5_times_resumes_with_every_game_stored_once(tmp_path: Path) -> None:
     db = tmp_path / "results.sqlite"
     seen = kill_and_resume(db, kills=5, seed=15)

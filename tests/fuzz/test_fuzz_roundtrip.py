@@ -1,7 +1,7 @@
 """Round trips on positions from random games (issue #15): for every registered game, the
 text of a position parses back to the same position, and every legal move's text parses back
 to the same move. For hidden-information games the text a player may see (the view's) is
-checked too (DESIGN.md: an agent only ever holds a view).
+checked too (docs/design.md#hidden-information: an agent only ever holds a view).
 
 What is sampled: seeded uniformly random games played to the end (the default suite caps
 xiangqi at 80 and sequence at 90 decisions a game); every 10th decision position is checked

@@ -150,6 +150,7 @@ def test_minutes_stop_the_run_after_the_iteration_in_progress(tmp_path):
     assert run.progress.episodes == 1 and report.rows  # evaluated and saved on the way out
 
 
+@pytest.mark.e2e  # `boardlab train` in a subprocess
 def test_missing_weights_name_a_command_that_writes_them(tmp_path):
     import os
     import re
@@ -173,6 +174,7 @@ def test_missing_weights_name_a_command_that_writes_them(tmp_path):
     assert "iteration 1:" in result.stdout and path.exists()
 
 
+@pytest.mark.e2e  # `boardlab train` in a subprocess
 def test_an_out_without_a_suffix_is_a_directory_as_before(tmp_path):
     import os
     import subprocess
@@ -189,6 +191,7 @@ def test_an_out_without_a_suffix_is_a_directory_as_before(tmp_path):
     assert (tmp_path / "az" / "weights.pt").exists()
 
 
+@pytest.mark.e2e  # a Ray cluster
 def test_self_play_actors_on_a_local_ray_cluster():
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from boardlab.core.registry import make_agent, make_game
 
@@ -33,6 +34,7 @@ def test_agreement_counts_any_best_action_and_the_value_given_up() -> None:
     assert given_up == np.float32(2.0 * module.TARGET_SCALE / 2)
 
 
+@pytest.mark.e2e  # the experiment's scripts, end to end
 def test_generate_then_fit_writes_weights_the_arena_can_load(tmp_path: Path) -> None:
     data, weights = tmp_path / "d.npz", tmp_path / "fitted.pt"
     run = [sys.executable, str(SCRIPT)]

@@ -16,6 +16,8 @@ torch = pytest.importorskip("torch")
 from boardlab.learn.cli import build_trainer  # noqa: E402
 from boardlab.learn.protocol import train  # noqa: E402
 
+pytestmark = pytest.mark.e2e  # killed training runs, actor processes, a Ray cluster
+
 PARAMS = "hidden=16,residual_blocks=1,dropout=0,lookahead=0,envs=4,train_every=4,warmup=50"
 
 

@@ -136,6 +136,7 @@ def _scores_against(opponents, games, tmp_path):
     return {pair.b: pair.a_score for pair in result.pairs if pair.a == "dqn"}
 
 
+@pytest.mark.e2e  # a strength match
 def test_the_shipped_dqn_beats_the_disc_counting_minimax(tmp_path):
     """Issue 19's headline, smaller (docs/learning.md has the 200-game figure)."""
     if not shipped_file("reversi-dqn.pt").is_file():

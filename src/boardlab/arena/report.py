@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.numbers import number_text
 from .tournament import TournamentResult
 
 
@@ -65,7 +66,8 @@ def totals(result: TournamentResult) -> dict[str, Cell]:
 
 
 def to_json(result: TournamentResult) -> dict[str, Any]:
-    """The `boardlab arena --json` document (DESIGN.md): game, games_per_pair, pairs, ratings
+    """The `boardlab arena --json` document (docs/design.md#the-arena-json-document): game,
+    games_per_pair, pairs, ratings
     (each with its agent's mean and longest thinking time a decision, where it made any)."""
     return {
         "game": result.game,
@@ -97,6 +99,57 @@ def _thinking_text(result: TournamentResult, agent: str) -> str:
     return f"{thinking.mean:.3f} ({thinking.longest:.3f})"
 
 
+LABEL_WIDTH = 20
+"""The most characters of an agent spec the on-screen cross table shows in a header."""
+
+
+def short_labels(agents: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
+    """Each agent spec -> a label of at most about `width` characters, no two alike, for the
+    cross table's headers. A spec that fits is its own label; a longer one keeps its end, where
+    custom agents differ (`…:MyBot:depth=4`), or, when two ends agree, the place
+    where the specs part; what still collides is numbered by its place in `agents`."""
+    labels = {agent: _shorten(agent, width) for agent in agents}
+    for agent in agents:
+        alike = [other for other in agents if labels[other] == labels[agent]]
+        if len(alike) > 1:
+            for other in alike:
+                labels[other] = _around_difference(other, alike, width)
+    counts: dict[str, int] = {}
+    for label in labels.values():
+        counts[label] = counts.get(label, 0) + 1
+    return {agent: (f"{index}:{label}" if counts[label] > 1 else label)
+            for index, (agent, label) in enumerate(labels.items(), 1)}
+
+
+def _shorten(spec: str, width: int) -> str:
+    if len(spec) <= width:
+        return spec
+    tail = spec[-(width - 1):]
+    for i, char in enumerate(tail[:width // 3]):  # start at a whole name when one is near
+        if char in "/:,":
+            tail = tail[i:]
+            break
+    return "…" + tail
+
+
+def _around_difference(spec: str, alike: list[str], width: int) -> str:
+    """`spec` cut to a window that starts just before where the specs in `alike` part."""
+    if len(spec) <= width:
+        return spec
+    common = len(_common_prefix(alike))
+    start = max(0, min(common - 3, len(spec) - (width - 2)))
+    end = min(len(spec), start + width - 2)
+    return ("…" if start else "") + spec[start:end] + ("…" if end < len(spec) else "")
+
+
+def _common_prefix(texts: list[str]) -> str:
+    first, last = min(texts), max(texts)
+    size = 0
+    while size < min(len(first), len(last)) and first[size] == last[size]:
+        size += 1
+    return first[:size]
+
+
 def _title(result: TournamentResult) -> str:
     limit = "" if result.time_per_move is None else f", {result.time_per_move:g} s a move"
     return (f"{result.game}: {result.games_per_pair} games a pair, seats alternating, "
@@ -105,33 +158,42 @@ def _title(result: TournamentResult) -> str:
 
 def print_table(result: TournamentResult, console: Any) -> None:
     """The cross table, then the ratings, on a rich Console."""
+    from rich.markup import escape
     from rich.table import Table
 
     cells = cross_table(result)
     overall = totals(result)
+    # Long specs shortened to labels that stay apart, and folded rather than cut ("…") where
+    # the console is narrow; the legend under the table gives each shortened spec in full.
+    labels = short_labels(result.agents)
     table = Table(title=_title(result), show_lines=True)
-    table.add_column("agent \\ vs", style="bold")
+    table.add_column("agent \\ vs", style="bold", overflow="fold")
     for agent in result.agents:
-        table.add_column(agent, justify="center")
+        table.add_column(escape(labels[agent]), justify="center", overflow="fold")
     table.add_column("all", justify="center", style="bold")
     for row in result.agents:
         texts = ["[dim]-[/dim]" if row == column else
                  f"{cells[(row, column)].rate_text()}\n{cells[(row, column)].wdl_text()}"
                  for column in result.agents]
         total = overall[row]
-        table.add_row(row, *texts, f"{total.rate_text()}\n{total.wdl_text()}")
+        table.add_row(escape(labels[row]), *texts, f"{total.rate_text()}\n{total.wdl_text()}")
     console.print(table)
     console.print("[dim]cell: row vs column, win rate / score (draw = 1/2), then W-D-L[/dim]")
+    for agent in result.agents:
+        if labels[agent] != agent:
+            console.print(f"[dim]{escape(labels[agent])}[/dim] = {escape(agent)}",
+                          overflow="fold", highlight=False)
 
     ratings = Table(title="Elo (Bradley-Terry fit, 95% profile-likelihood interval)")
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"),
                           ("95% CI", "center"), ("games", "right"), ("score", "right"),
                           ("s/move (max)", "right")):
-        ratings.add_column(name, justify=justify)  # type: ignore[arg-type]
+        ratings.add_column(name, justify=justify,  # type: ignore[arg-type]
+                           overflow="fold")  # a whole spec, on two lines if need be
     for rank, rating in enumerate(result.ratings, 1):
         total = overall[rating.agent]
-        ratings.add_row(str(rank), rating.agent, f"{rating.elo:+.0f}",
-                        f"[{rating.ci95[0]:+.0f}, {rating.ci95[1]:+.0f}]", str(total.games),
+        ratings.add_row(str(rank), escape(rating.agent), _elo_text(rating.elo),
+                        escape(_interval_text(rating.ci95)), str(total.games),
                         "-" if not total.games else f"{100 * total.score:.1f}%",
                         _thinking_text(result, rating.agent))
     console.print(ratings)
@@ -140,6 +202,15 @@ def print_table(result: TournamentResult, console: Any) -> None:
     forfeits = _forfeit_lines(result)
     if forfeits:
         console.print("Forfeits (crash, illegal move or time): " + "; ".join(forfeits))
+
+
+def _elo_text(elo: float) -> str:
+    """`+282`, `-35`, and `+0` for an Elo that rounds to zero from either side."""
+    return number_text(elo, "+.0f")
+
+
+def _interval_text(interval: tuple[float, float]) -> str:
+    return f"[{_elo_text(interval[0])}, {_elo_text(interval[1])}]"
 
 
 def _forfeit_lines(result: TournamentResult) -> list[str]:
@@ -181,8 +252,8 @@ def to_markdown(result: TournamentResult) -> str:
               "|---|---|---|---|---|---|---|"]
     for rank, rating in enumerate(result.ratings, 1):
         total = overall[rating.agent]
-        lines.append(row([str(rank), f"`{rating.agent}`", f"{rating.elo:+.0f}",
-                          f"[{rating.ci95[0]:+.0f}, {rating.ci95[1]:+.0f}]", str(total.games),
+        lines.append(row([str(rank), f"`{rating.agent}`", _elo_text(rating.elo),
+                          _interval_text(rating.ci95), str(total.games),
                           "-" if not total.games else f"{100 * total.score:.1f}%",
                           _thinking_text(result, rating.agent)]))
     forfeits = _forfeit_lines(result)

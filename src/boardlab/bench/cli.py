@@ -58,11 +58,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                             on_figure=lambda f: status.update(
                                 f"measured {f.game}; measuring the next game..."))
     load_after = _load_average()
-    console.print(figure_table(figures))
+    console.print(figure_table(figures, quick=args.quick))
     samples = args.repeat or (2 if args.quick else 5)
     console.print(f"median of {samples} sample{'s' if samples > 1 else ''} each; "
                   f"load average {load_before} before, {load_after} after, "
                   f"{os.cpu_count()} CPUs")
+    if args.quick:
+        console.print(QUICK_NOTE)
     if args.json_path:
         record = {
             "command": command_line(args),
@@ -95,14 +97,24 @@ TASK_ORDER = ("playout", "perft", "movegen", "alphabeta", "mcts", "network-b1", 
               "train-dqn", "train-dqn-updates", "train-qlearning")
 
 
-def figure_table(figures: list[Figure]) -> Any:
+QUICK_NOTE = ("--quick: small jobs, each figure from 0.02 s samples: a smoke run, not a "
+              "measurement. Alpha-beta searches to the depth shown, the compiled searches "
+              "deeper than the Python one, so their nodes/s are of different searches; a run "
+              "without --quick gives the figures to compare.")
+"""Said under a --quick table: what its figures are (a newcomer read a compiled alpha-beta's
+quick figure against the Python one's as a measurement)."""
+
+
+def figure_table(figures: list[Figure], quick: bool = False) -> Any:
     """A rich Table, one row per figure, each peer under our rows for the same game and task;
-    figures that could not be measured are listed under it with the reason."""
+    figures that could not be measured are listed under it with the reason. A job's detail
+    (alpha-beta's depth) follows its engine; a --quick table says so in its title."""
     from rich.table import Table
 
     games = list(dict.fromkeys(f.game for f in figures))
     ordered = sorted(figures, key=lambda f: (games.index(f.game), _task_rank(f.task), f.peer))
-    table = Table(title="boardlab bench", caption_justify="left")
+    title = "boardlab bench --quick (a smoke run)" if quick else "boardlab bench"
+    table = Table(title=title, caption_justify="left")
     table.add_column("game")
     table.add_column("task")
     table.add_column("engine")
@@ -115,6 +127,8 @@ def figure_table(figures: list[Figure]) -> Any:
             skipped.append(f"{f.game} {f.task} {f.engine}: {f.note}")
             continue
         engine = f"[dim]{f.engine}[/dim]" if f.peer else f.engine
+        if f.detail:
+            engine += f" ({f.detail})"
         if f.plies_per_game is not None:
             engine += f" ({f.plies_per_game:.0f} plies/game)"
         ratio = "[dim]peer[/dim]" if f.peer else ", ".join(

@@ -15,7 +15,7 @@ from ..core.benchcases import BenchCases, MoveGeneration, Sizes
 from ..core.game import Game, ParseError, State
 from ..core.perft import perft
 from ..core.registry import make_agent
-from .timing import Batch, Job, Skip, Tally
+from .timing import Batch, Job, Skip, Staged, Tally
 
 MCTS_SIMULATIONS = (50, 400)
 OPENING_PLIES = 6
@@ -191,22 +191,26 @@ def _alphabeta(name: str, game: Game, cases: BenchCases, quick: bool) -> list[Jo
     work = f"minimax:depth={depth} from a position {OPENING_PLIES} random plies in"
     jobs = [Job(name, "alphabeta", "python State", "nodes", work,
                 lambda: _search(game, f"minimax:depth={depth},kernel=false",
-                                fallback=f"minimax:depth={depth}"))]
+                                fallback=f"minimax:depth={depth}"), detail=f"depth {depth}")]
     deep = size(cases.kernel_alphabeta_depth or cases.alphabeta_depth, quick)
     deep_work = f"minimax:depth={deep} from a position {OPENING_PLIES} random plies in"
     if game.compiled_minimax("minimax") is not None:
         jobs.append(Job(name, "alphabeta", "numba kernel", "nodes",
                         deep_work + " (compiled search)",
-                        lambda: _search(game, f"minimax:depth={deep},kernel=true")))
+                        lambda: _search(game, f"minimax:depth={deep},kernel=true"),
+                        detail=f"depth {deep}"))
     if game.compiled_quiescence("minimax") is not None:
         jobs.append(Job(name, "alphabeta", "numba kernel, quiescence", "nodes",
                         deep_work + ",quiescence=true (the engine search: its nodes include "
                         "the quiescence search's)",
-                        lambda: _search(game, f"minimax:depth={deep},quiescence=true")))
+                        lambda: _search(game, f"minimax:depth={deep},quiescence=true"),
+                        detail=f"depth {deep}"))
     return jobs
 
 
-def _search(game: Game, spec: str, fallback: str | None = None) -> Batch:
+def _search(game: Game, spec: str, fallback: str | None = None) -> Staged:
+    """One move from the bench position, timed alone: the new game before it (the compiled
+    search's fresh tables) is prepared untimed, as a game's first move finds it."""
     try:
         agent = make_agent(spec, game)
     except ParseError:
@@ -215,11 +219,13 @@ def _search(game: Game, spec: str, fallback: str | None = None) -> Batch:
         agent = make_agent(fallback, game)  # an older minimax without the `kernel` switch
     position = after_random_plies(game, OPENING_PLIES, 3)
 
-    def batch() -> int:
+    def new_game() -> None:
         agent.start_game(position.current_player(), 0)
+
+    def move() -> int:
         agent.act(position.clone(), Clock())
         return int(agent.last_info()["nodes"])
-    return batch
+    return Staged(new_game, move)
 
 
 def _mcts(name: str, game: Game, quick: bool) -> Job:

@@ -117,8 +117,8 @@ def _pgx() -> Batch:
     try:
         import pgx  # noqa: F401
     except ImportError:
-        raise Skip("Pgx not installed (it needs JAX, left out by choice: DESIGN.md "
-                   "'Speed')") from None
+        raise Skip("Pgx not installed (it needs JAX, left out by choice: "
+                   "docs/design.md#what-was-not-chosen)") from None
     raise Skip("Pgx is installed but its batched playout job is not written yet")
 
 

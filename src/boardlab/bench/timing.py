@@ -2,10 +2,13 @@
 
 A job's `setup()` builds everything it needs (games, positions, compiled kernels, a peer's
 objects) and returns a callable that does one batch of work and returns how many units it did
-(games, leaves, nodes, simulations, positions). Setup is never timed. One *sample* repeats the
-batch until `min_seconds` have passed, so fast and slow engines are both timed over a span
-long enough for the clock; a figure is the median of `repeat` samples, with their min and max.
-The jobs of one game take their samples in turns (ours, then the peers', round after round).
+(games, leaves, nodes, simulations, positions); a `Staged` batch also names what to prepare,
+untimed, before each batch (a search's new game). Setup is never timed, and neither is one
+untimed warm-up sample per job (numba loads its code, caches and memory settle). One *sample*
+repeats the batch until `min_seconds` have passed, so fast and slow engines are both timed
+over a span long enough for the clock; a figure is the median of `repeat` samples, with their
+min and max. The jobs of one game take their samples in turns (ours, then the peers', round
+after round).
 """
 
 from __future__ import annotations
@@ -36,6 +39,22 @@ class Tally:
         return self.plies / self.games if self.games else None
 
 
+@dataclass
+class Staged:
+    """A batch whose preparation is not part of the work measured: `sample` runs `prepare()`
+    untimed before each `run()` and times `run()` alone. The alpha-beta jobs start a new game
+    there (a compiled search's new game allocates a 28 MB table: on a search of a thousand
+    nodes that took longer than the search itself, and a batch timed with it showed the
+    compiled search slower than the Python one)."""
+
+    prepare: Callable[[], None]
+    run: Batch
+
+    def __call__(self) -> int:
+        self.prepare()
+        return self.run()
+
+
 class Skip(Exception):
     """A job that cannot run here (a peer not installed, an agent not written yet): the
     message is the note printed in its place."""
@@ -59,11 +78,14 @@ class Job:
     peer: bool = False
     """A peer's figure (the denominator of ratios), not ours."""
     warmup: bool = True
-    """Run one untimed batch first (numba compiles, caches fill)."""
+    """Run one untimed sample first (numba compiles, caches fill, memory is mapped)."""
     tally: Tally | None = None
     """Filled by playout batches: the mean length of the games played."""
     on_request: bool = False
     """Measured only when `--tasks` names its task (a batch of whole games takes minutes)."""
+    detail: str = ""
+    """What the table shows of the work beside the engine, where engines of one task do
+    different work: alpha-beta's `depth 5`."""
 
 
 @dataclass
@@ -82,6 +104,8 @@ class Figure:
     """Our median over each peer's median for the same game and task (ours only)."""
     plies_per_game: float | None = None
     """Mean length of the random games a playout figure played."""
+    detail: str = ""
+    """The job's `detail` (alpha-beta's depth), shown beside the engine in the table."""
 
     @property
     def measured(self) -> bool:
@@ -111,7 +135,10 @@ class Figure:
 
 
 def sample(batch: Batch, min_seconds: float) -> float:
-    """Units per second over whole batches spanning at least `min_seconds`."""
+    """Units per second over whole batches spanning at least `min_seconds` (of `run()` alone
+    for a Staged batch)."""
+    if isinstance(batch, Staged):
+        return _staged_sample(batch, min_seconds)
     units = 0
     started = time.perf_counter()
     while True:
@@ -124,13 +151,26 @@ def sample(batch: Batch, min_seconds: float) -> float:
     return units / elapsed
 
 
+def _staged_sample(batch: Staged, min_seconds: float) -> float:
+    units, elapsed = 0, 0.0
+    while elapsed < min_seconds:
+        batch.prepare()
+        started = time.perf_counter()
+        units += batch.run()
+        elapsed += time.perf_counter() - started
+    if units <= 0:
+        raise RuntimeError("a benchmark batch reported no work done")
+    return units / elapsed
+
+
 def run_jobs(jobs: list[Job], repeat: int, min_seconds: float) -> list[Figure]:
     """Set every job up, then time them in turns, `repeat` rounds: on a machine shared with
     other work the load drifts, and taking our sample and the peer's side by side lets the
     drift fall on both. A Skip or a missing import at setup becomes the figure's note."""
     figures, batches = [], []
     for job in jobs:
-        figure = Figure(job.game, job.task, job.engine, job.unit, job.work, job.peer)
+        figure = Figure(job.game, job.task, job.engine, job.unit, job.work, job.peer,
+                        detail=job.detail)
         figures.append(figure)
         try:
             batch = job.setup()
@@ -140,8 +180,8 @@ def run_jobs(jobs: list[Job], repeat: int, min_seconds: float) -> list[Figure]:
         except ImportError as error:
             figure.note = f"not installed ({error})"
             continue
-        if job.warmup:
-            batch()
+        if job.warmup:  # a whole sample, untimed: one batch left first-touch stalls timed
+            sample(batch, min_seconds)
         batches.append((job, figure, batch))
     for _ in range(repeat):
         for _job, figure, batch in batches:

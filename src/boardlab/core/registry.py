@@ -211,6 +211,39 @@ def _load_user_class(where: str, class_name: str, spec: str) -> type[Agent]:
     return cls
 
 
+def agent_summary(cls: type) -> str:
+    """What an agent is, in one sentence, for `boardlab agents`: the first sentence of the
+    class's own docstring (a subclass that says what it is, dueling-dqn, speaks for itself),
+    else of its module's, on one line."""
+    own = cls.__dict__.get("__doc__")
+    module = sys.modules.get(cls.__module__)
+    return first_sentence(own or (module.__doc__ if module else None) or "")
+
+
+def first_sentence(text: str) -> str:
+    """`text`'s first sentence, its lines joined: up to the first `.`, `?` or `!` that is
+    outside brackets, double quotes and backticks (so not `et al.` in `(Mnih et al. 2015)`)
+    and followed by the end or by a space and something other than a lower-case letter or a
+    digit (so not the `...` of `4, 6, 8, ... until`, nor `e.g. this`). The whole first
+    paragraph when no sentence ends in it."""
+    paragraph = " ".join(text.strip().split("\n\n", 1)[0].split())
+    depth = 0
+    quoted = {'"': False, "`": False}
+    for i, char in enumerate(paragraph):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char in quoted:
+            quoted[char] = not quoted[char]
+        elif char in ".?!" and not depth and not any(quoted.values()):
+            after = paragraph[i + 1:]
+            if not after or (after[0] == " " and not after[1:2].islower()
+                              and not after[1:2].isdigit()):
+                return paragraph[:i + 1]
+    return paragraph
+
+
 def describe_settings(settings_class: type) -> list[tuple[str, str, str]]:
     """(name, default, one-line doc) for each parameter, for `boardlab agents`."""
     if not dataclasses.is_dataclass(settings_class):

@@ -331,7 +331,9 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
             resolve_chance(state, rng)
         states.append(state)
     histories: list[list[Decision]] = [[] for _ in states]
-    watches = [ResignWatch(config.resign, rng.random() >= config.never_resign) for _ in states]
+    resigning = config.resign > -1  # only then a draw: seeded runs without it stay the same
+    watches = [ResignWatch(config.resign, resigning and rng.random() >= config.never_resign)
+               for _ in states]
     ended: dict[int, list[float]] = {}
     """Games ended before their rules ended them: by resignation or at the move cap."""
     tally = SelfPlayStats()

@@ -104,19 +104,19 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         report = train(trainer, out, args.episodes, eval_every=args.eval_every,
                        eval_games=args.eval_games,
-                       on_row=on_row, on_advance=bar.update)
+                       on_row=on_row, on_advance=bar.update, on_start=bar.start)
     finally:
         bar.close()
         close = getattr(trainer, "close", None)
         if close is not None:
             close()
+    if report.resumed_from >= args.episodes:
+        console.print(f"already trained for {report.resumed_from} {trainer.unit}s "
+                      f"({paths['checkpoint']}); nothing to do (raise --episodes to continue)")
+        return 0
     if report.resumed_from:
         console.print(f"resumed from {trainer.unit} {report.resumed_from} "
                       f"({paths['checkpoint']})")
-    if report.resumed_from >= args.episodes:
-        console.print(f"already trained for {report.resumed_from} {trainer.unit}s; nothing to do "
-                      f"(raise --episodes to continue)")
-        return 0
     if report.rows:
         last = report.rows[-1]
         console.print(f"{trainer.unit} {last['episode']}: vs random {last['score_random']:.3f}, "
@@ -159,12 +159,18 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, title: str, unit: str = "
 
 
 class ProgressBar:
-    """A rich progress bar over episodes (or nothing when progress is off)."""
+    """A rich progress bar over episodes (or nothing when progress is off), drawn from
+    `start`, which training calls only when it has episodes to run: a finished run's rerun
+    says "nothing to do" without an empty bar first."""
 
     def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled, self.total = enabled, total
         self.progress: Any = None
         self.text = ""
-        if not enabled:
+
+    def start(self, progress: Any) -> None:
+        """Draw the bar, already at the episodes a resumed run starts from."""
+        if not self.enabled or self.progress is not None:
             return
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn, TimeRemainingColumn)
@@ -173,7 +179,8 @@ class ProgressBar:
                                  TimeElapsedColumn(), TimeRemainingColumn(),
                                  TextColumn("{task.fields[info]}"))
         self.progress.start()
-        self.task = self.progress.add_task("train", total=total, info="")
+        self.task = self.progress.add_task("train", total=self.total,
+                                           completed=progress.episodes, info="")
 
     def update(self, progress: Any) -> None:
         if self.progress is not None:

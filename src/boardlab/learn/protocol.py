@@ -154,14 +154,17 @@ def paths_for(out: Path) -> dict[str, Path]:
 def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
           eval_games: int = 20, checkpoint_every: int | None = None,
           on_row: Callable[[list[dict[str, Any]]], None] | None = None,
-          on_advance: Callable[[Progress], None] | None = None) -> RunReport:
+          on_advance: Callable[[Progress], None] | None = None,
+          on_start: Callable[[Progress], None] | None = None) -> RunReport:
     """Train until `episodes` episodes are done in total, resuming from out.ckpt.
 
     Every `eval_every` episodes (and at the end) the greedy policy plays `eval_games` games
     against random and against greedy (the same seeded games every time, seats alternating),
     the weights are exported and a metrics row is written; `on_row(rows)` then sees all rows.
     The checkpoint is written every `checkpoint_every` episodes (default: at each evaluation)
-    and at the end. `on_advance(progress)` is called after each chunk of training.
+    and at the end. `on_start(progress)` is called once, when there is training to do (not
+    when a checkpoint has done `episodes` already), and `on_advance(progress)` after each chunk
+    of training.
     """
     if episodes < 1:
         raise BoardLabError(f"--episodes must be at least 1, got {episodes}")
@@ -187,6 +190,8 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
         report.resumed_from = trainer.progress.episodes
     if trainer.progress.episodes >= episodes:
         return report
+    if on_start is not None:
+        on_start(trainer.progress)
     evaluators = {name: make_agent(name, trainer.game) for name in EVALUATION_OPPONENTS}
     start = Progress(**trainer.progress.to_dict())
     while trainer.progress.episodes < episodes:

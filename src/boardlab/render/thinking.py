@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import CHANCE, BoardLabError, State
+from ..core.numbers import number_text
 from .grid import HeatLayer
 
 
@@ -54,7 +55,7 @@ def place(state: State, info: dict[str, Any], cells_of) -> Thinking:
                 cells = cells_of(state, state.str_to_action(move))
             except BoardLabError:
                 continue  # a move of the agent's view the page's position cannot read
-            label = f"{value:.0%}" if share else f"{value:.3g}"
+            label = number_text(value, ".0%" if share else ".3g")
             if not cells:
                 off.append(f"{move} {label}")
                 continue
@@ -92,9 +93,9 @@ def _weights(by_cell: dict[int, float], share: bool) -> dict[int, tuple[float, s
             # Absolute, not relative to the largest: eight moves at 12% each look alike and
             # cool, one move at 60% looks hot.
             weight = min(1.0, 2 * value)
-            label = f"{value:.0%}"
+            label = number_text(value, ".0%")
         else:
             weight = (value - low) / (high - low) if high > low else 1.0
-            label = f"{value:.3g}"
+            label = number_text(value, ".3g")
         out[cell] = (weight, label)
     return out

@@ -1,4 +1,5 @@
-"""10,000 seeded random games of Jungle dark chess with invariants checked after every move."""
+"""10,000 seeded random games of Jungle dark chess with invariants checked after every move
+(e2e: half a minute), and 1,000 others for the fast loop."""
 
 import random
 
@@ -40,11 +41,13 @@ def check_encodings(state, player):
     assert np.array_equal(table[..., 2], planes[3])
 
 
-def test_ten_thousand_random_games_keep_the_invariants():
+def play_random_games(games, seed):
+    """`games` seeded random games, the invariants checked after every move: how many ended
+    1.0, -1.0 and 0.0 for the first player."""
     game = make_game("jungle")
-    rng = random.Random(2026)
+    rng = random.Random(seed)
     outcomes = {1.0: 0, -1.0: 0, 0.0: 0}
-    for index in range(GAMES):
+    for index in range(games):
         state = game.initial_state()
         counts = (8, 8)
         check_encodings_this_game = index % 50 == 0  # encodings are the slow part
@@ -62,6 +65,17 @@ def test_ten_thousand_random_games_keep_the_invariants():
             counts = check_invariants(state, counts)
         assert state.no_capture <= game.settings.no_capture_limit
         outcomes[state.returns()[0]] += 1
-    assert sum(outcomes.values()) == GAMES
-    # Random play does end games both ways, not only in draws.
+    assert sum(outcomes.values()) == games
+    return outcomes
+
+
+def test_a_thousand_random_games_keep_the_invariants():
+    play_random_games(1_000, seed=2027)  # other games than the ten thousand's
+
+
+@pytest.mark.e2e  # half a minute
+def test_ten_thousand_random_games_keep_the_invariants():
+    outcomes = play_random_games(GAMES, seed=2026)
+    # Random play does end games both ways, not only in draws (rarely: a thousand games may
+    # end in draws but one).
     assert outcomes[1.0] > 0 and outcomes[-1.0] > 0
