@@ -3,10 +3,8 @@ and the states an action leads to once chance has spoken."""
 
 from __future__ import annotations
 
+from ..core.alphabeta import WIN_VALUE  # a won game's value; learners import it from here too
 from ..core.game import CHANCE, Evaluator, Game, ParseError, State
-
-WIN_VALUE = 1_000_000.0
-"""A won game's value; heuristics stay far below it. Earlier wins score higher (see below)."""
 
 
 def pick_evaluator(game: Game, wanted: str, default: str) -> tuple[str, Evaluator]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
+from ..core.alphabeta import EXACT, LOWER, UPPER, WIN_VALUE
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -36,8 +37,6 @@ NODE_BUDGET_SHARE = 0.75
 rate measured so far."""
 RATE_SAMPLE_SECONDS = 0.05
 """A move's node rate is remembered once it has searched this long: shorter is too noisy."""
-EXACT, LOWER, UPPER = 0, 1, 2
-"""Transposition-table bound types: the stored value is exact, a lower or an upper bound."""
 TIME_CHECK_EVERY = 256
 """Nodes between clock checks: often enough to stop on time, rarely enough to cost nothing."""
 
@@ -143,7 +142,7 @@ class MinimaxAgent(Agent):
                 finished_depth = depth
             except _OutOfTime:
                 break
-            if depth >= deepest or abs(best_value) >= 0.5 * 1e6:
+            if depth >= deepest or abs(best_value) >= 0.5 * WIN_VALUE:
                 break  # deepest iteration done, or the game is decided
             if clock.budget is not None and clock.elapsed() > NEXT_ITERATION_SHARE * clock.budget:
                 break  # the next iteration would most likely be abandoned

@@ -1,15 +1,20 @@
 """The one contract every game implements and every agent, arena and face relies on.
 
 Shaped after OpenSpiel's `Game`/`State` (integer actions in a fixed action space, chance as an
-explicit player, returns per player) but small, typed and Pythonic. See DESIGN.md.
+explicit player, returns per player) but small, typed and Pythonic. See
+docs/design.md#the-game-contract.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import random
+import sys
 from collections.abc import Collection
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, TypeVar, cast
 
 import numpy as np
 
@@ -69,6 +74,10 @@ class Game:
     """The course project whose rules this game implements, as its number and title (`NNN
     Title`): agents' and trainers' help cite seeds by number, and `boardlab agents` lists the
     installed games' seeds. Empty (the default): the game comes from no seed."""
+    render_module: ClassVar[str] = ""
+    """The module that draws the game, which `renderer()` returns: usually ".render", the
+    `render.py` beside the game's module (`package_module`). Empty (the default): the game is
+    drawn as its text."""
 
     def __init__(self, settings: Any = None, **params: Any) -> None:
         if settings is None:
@@ -164,10 +173,20 @@ class Game:
         return ()
 
     def renderer(self) -> "Renderer | None":
-        """How positions are drawn (the web page, `boardlab play`, replays): usually the game
-        package's `render` module, imported inside this method so the rules load without any
-        drawing code. None (the default): the game is drawn as its text (`str(state)`)."""
-        return None
+        """How positions are drawn (the web page, `boardlab play`, replays): the module
+        `render_module` names, imported when something first draws, so the rules load without
+        any drawing code. None (no `render_module`, the default): the game is drawn as its text
+        (`str(state)`)."""
+        if not self.render_module:
+            return None
+        return cast("Renderer", self.package_module(self.render_module))
+
+    def package_module(self, name: str) -> ModuleType:
+        """The module `name` of the game's package, imported now: a name with a leading dot
+        (".render", ".kernels") is relative to the package of the module that defines the
+        game's class. The hooks import drawing code and kernels this way, inside themselves,
+        so that the rules load without them."""
+        return _package_module(type(self).__module__, name)
 
     def forfeit_returns(self, loser: int) -> list[float]:
         """Returns when `loser` forfeits (crash, illegal action, time): loser -1, the rest +1."""
@@ -188,6 +207,13 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.spec}>"
+
+
+@functools.cache
+def _package_module(game_module: str, name: str) -> ModuleType:
+    """`Game.package_module` for a game class defined in `game_module`, remembered: a hook may
+    run once per MCTS simulation."""
+    return importlib.import_module(name, sys.modules[game_module].__package__)
 
 
 class Renderer(Protocol):

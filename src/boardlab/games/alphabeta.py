@@ -18,9 +18,9 @@ Moves live in a buffer moves[ply, i] = (from, to, ordering score); a move's id i
 is from * squares + to. Few arrays travel down the recursion on purpose: numba pays for each
 array argument of every call (about 10 ns each here).
 
-numba's cache notices a change to a file, not to the files it calls into: after editing this
-module, delete the `*.nbi`/`*.nbc` files of the searches that use it (games/*/__pycache__), or
-they may run stale compiled code.
+The win value and the table's bound flags are core/alphabeta.py's, which the Python minimax
+agent uses too. Each module of compiled searches ends with `fresh_cache(__name__)`
+(core/kernelcache.py), so that numba's disk cache notices an edit to this file as well.
 """
 
 from __future__ import annotations
@@ -30,14 +30,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-WIN_VALUE = 1_000_000.0
-"""agents/evaluation.py's WIN_VALUE: a win is worth WIN_VALUE less the plies it took."""
+from ..core.alphabeta import EXACT, LOWER, UPPER
+from ..core.kernelcache import fresh_cache
+
 NO_LIMIT = np.iinfo(np.int64).max // 2
 """`max_nodes` meaning "never stop early"."""
 MAX_PLY = 96
 """Deepest path below the root, extensions and quiescence included (deeper: evaluate)."""
-EXACT, LOWER, UPPER = 0, 1, 2
-"""Transposition-table bounds: the stored value is exact, a lower or an upper bound."""
 HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
 """Ordering scores: the table's move, captures (plus MVV-LVA), killers; history stays below."""
 NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST = range(5)
@@ -232,3 +231,6 @@ def evaluate(board, table, player):
         if board[sq] != 0:
             score += table[board[sq] + offset, sq]
     return score if player == 0 else -score
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

@@ -1,4 +1,5 @@
-"""Machinery shared by the chess-like games (Xiangqi, MiniChess; Jungle writes FEN ranks), once.
+"""Machinery shared by the chess-like games (Xiangqi, MiniChess; Jungle writes FEN ranks), once:
+board tables, FEN fields, text boards, bench cases, and the hooks of `ChessLikeGame`.
 
 Boards are mailboxes: a flat list of ints, square = row * cols + col with row 0 on top (the
 first rank a FEN names). A cell holds 0 when empty, +k for player 0's piece of type k and -k for
@@ -14,7 +15,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.benchcases import BenchCases, MoveGeneration, PeerGame, Sizes
-from ..core.game import ParseError
+from ..core.game import CompiledSearch, EngineDialect, Game, ParseError, State
 
 Board = list[int]
 
@@ -299,3 +300,38 @@ def mailbox_bench_cases(perft: Callable[[Board, int, int], int], python_moves: M
         movegen=MoveGeneration(arguments=lambda state: (state.board, state.player),
                                python=python_moves, kernel=kernel_moves),
         peers=peers)
+
+
+# --- the hooks ---------------------------------------------------------------------------------
+
+class ChessLikeGame(Game):
+    """The hooks of a chess-like game whose package holds its kernels as Xiangqi's and
+    MiniChess's do: its `search.py` has `compiled_search(game, evaluator, quiescence)` (the
+    alpha-beta on games/alphabeta.py, None for a heuristic it does not compute), its
+    `kernels.py` `random_playout(state, seed)` (returns first) and `encode_batch(states,
+    players)`, and its `engines.py` the `DIALECTS` engines speak. A game that inherits this
+    declares none of these hooks; each imports the module it calls on first use
+    (`Game.package_module`), so the rules load without numba."""
+
+    @property
+    def engine_dialects(self) -> tuple[EngineDialect, ...]:
+        """The engine protocols the game is spoken over: its engines.py `DIALECTS`."""
+        return self.package_module(".engines").DIALECTS
+
+    def compiled_minimax(self, evaluator: str) -> CompiledSearch | None:
+        """The numba alpha-beta (the game's search.py) with the Python agent's values."""
+        return self.package_module(".search").compiled_search(self, evaluator, quiescence=False)
+
+    def compiled_quiescence(self, evaluator: str) -> CompiledSearch | None:
+        """The numba alpha-beta with quiescence search and table cutoffs (search.py)."""
+        return self.package_module(".search").compiled_search(self, evaluator, quiescence=True)
+
+    def random_playout_kernel(self, state: State, seed: int) -> list[float]:
+        """Returns of one uniformly random game from `state`, played in one numba call."""
+        if state.is_terminal():
+            return state.returns()
+        return self.package_module(".kernels").random_playout(state, seed)[0]
+
+    def encode_batch(self, states: list[State], players: list[int]) -> np.ndarray:
+        """The network planes of a batch of positions in one numba call."""
+        return self.package_module(".kernels").encode_batch(states, players)

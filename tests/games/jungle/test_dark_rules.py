@@ -1,4 +1,5 @@
-"""Jungle dark chess rules, one test per rule, built from text positions (DESIGN.md, seed 000).
+"""Jungle dark chess rules, one test per rule, built from text positions
+(docs/design.md#jungle-dark-chess-seed-000, seed 000).
 
 Position text: ranks 7..1 (player 0's home row is rank 1), upper case player 0, lower case
 player 1, X/x face down, then side to move, plies without progress, and each side's hidden

@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from boardlab import CHANCE, Clock, make_agent, make_game  # noqa: E402
+from boardlab.core.alphabeta import WIN_VALUE  # noqa: E402
 from boardlab.games.jungle import kernels  # noqa: E402
 from boardlab.games.jungle.heuristics import (  # noqa: E402
     HUNT_WEIGHT,
@@ -28,7 +29,6 @@ from boardlab.games.jungle.heuristics import (  # noqa: E402
 RANDOM_GAMES = 300
 WEIGHTINGS = ((100.0, HUNT_WEIGHT, SIMPLIFY_WEIGHT), (1.0, 0.0, 0.0))
 """(piece_count_weight, hunt_weight, simplify_weight): BoardLab's `minimax` and the seed's boxed formula."""
-WIN_VALUE = 1_000_000.0
 
 
 def play_random_game(game, seed):

@@ -1,4 +1,5 @@
-"""Legal moves agree with Fairy-Stockfish loaded with DESIGN.md's MiniChess config."""
+"""Legal moves agree with Fairy-Stockfish loaded with the MiniChess config
+(docs/design.md#minichess-fairy-stockfish-config)."""
 
 import random
 

@@ -1,4 +1,5 @@
-"""The rules of Reversi as DESIGN.md decides them, one test per rule, from text positions.
+"""The rules of Reversi as docs/design.md#reversi-seed-001 decides them, one test per rule,
+from text positions.
 
 Positions are 8 rows of 8 cells (row 1 at the top, column a on the left; x black, o white,
 - empty) and the side to move.

@@ -1,4 +1,5 @@
-"""Sequence rules, one test per rule, built from text positions (DESIGN.md, seed 002).
+"""Sequence rules, one test per rule, built from text positions
+(docs/design.md#sequence-seed-002, seed 002).
 
 Position text: ten board rows (row 0 first, columns a-j; `.` empty, `*` corner, r/b chips of
 team 0/1, R/B chips of a completed sequence), then `turn <seat> [draft] [traded]`,

@@ -1,6 +1,7 @@
 """Jungle dark chess (simplified 斗兽棋 with face-down pieces, 7 rows x 8 columns), seed 000.
 
-The exact rules are in README.md beside this file (decided in DESIGN.md). In short: each side
+The exact rules are in README.md beside this file (decided in
+docs/design.md#jungle-dark-chess-seed-000). In short: each side
 has its eight animals face down on its home row; a turn reveals one of your face-down pieces or
 moves a revealed one a square orthogonally. A face-down piece's strength is drawn when it is
 revealed, uniformly from its side's strengths not yet seen: a chance node, which equals a hidden
@@ -21,7 +22,6 @@ from ...core.game import (
     GameFacts,
     IllegalActionError,
     ParseError,
-    Renderer,
     State,
     check_action,
 )
@@ -56,17 +56,13 @@ class JungleDarkGame(Game):
     name = "jungle"
     Settings = JungleDarkSettings
     seed_project = "000 Jungle dark chess"
+    render_module = ".render"
 
     @property
     def facts(self) -> GameFacts:
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=True,
                          hidden_information=False,
                          max_length=17 * self.settings.no_capture_limit)
-
-    def renderer(self) -> Renderer:
-        from . import render  # the picture: loaded when something draws
-
-        return render
 
     def encode_batch(self, states, players) -> np.ndarray:
         from .encode import network_inputs

@@ -1,8 +1,9 @@
 """Compiled Jungle dark chess kernels (numba): the whole minimax search in one call.
 
-DESIGN.md "Speed": a search's inner loop is a whole hot job, so `search_root` runs the
+docs/design.md#whole-jobs-in-kernels: a search's inner loop is a whole hot job, so
+`search_root` runs the
 generic minimax agent's alpha-beta expectiminimax (agents/minimax.py with `tt=False`)
-entirely compiled, with the rules of `dark.py` and the leaf evaluation of `heuristics.py`
+entirely compiled, with the rules of `game.py` and the leaf evaluation of `heuristics.py`
 (`minimax_evaluation` + `hunt_weight` x `hunt`) written again over an int8 board:
 0 empty, +k / -k a face-up piece of strength k of player 0 / 1, +-9 face down. Hidden pools
 are bitmasks (bit k = strength k), as `JungleDarkState.hidden`.
@@ -13,6 +14,28 @@ bit, so every float is computed in the same order as in the Python code.
 tests/games/jungle/test_kernels.py checks actions, evaluation and search values against the
 Python State and `MinimaxAgent`.
 
+Why this search does not run on games/alphabeta.py, the compiled core of the other games'
+searches (docs/design.md#compiled-search-one-alpha-beta-core): it takes the core's
+numbers (core/alphabeta.py's WIN_VALUE, alphabeta.py's NO_LIMIT) but not its code, because
+that code is another algorithm than the one this kernel copies.
+- The core is negamax with principal variation search: a child's value is negated for its
+  parent, and a leaf is scored from the mover's side by a piece-square sum, which is
+  antisymmetric. Jungle's evaluation is not (a face-down piece counts +5 for its owner and -10
+  for the other side, a threat +20 against -15, a hunt +3 against -4), so a negamax Jungle
+  search would score each leaf from the root player's side and flip the sign by mover: the
+  same values, but no longer `MinimaxAgent._value` line by line (maximising at the root
+  player's nodes, minimising at the other's), which is what makes this kernel checkable.
+- Reveals and blind attacks are chance nodes, averaged with a full window below them; the
+  core has no chance node, and its null windows and table cutoffs assume none.
+- The core orders (from, to) moves by the table's move, MVV-LVA over piece codes, killers per
+  ply and history. A reveal has no destination and a face-down piece no type to rank, and
+  the agent orders captures first, then the two killers of the remaining depth, kept as it
+  keeps them, with no table (`tt=False`): with that ordering both search the same tree and
+  count the same nodes, so the node budget means the same in both; with the core's they
+  would not.
+Sharing only the node budget (`count_node`, a few lines) would bring the core's table, killer
+and history arrays into this search for nothing.
+
 Python-facing: `legal_actions`, `evaluate`, `search_root`, and `compiled_search(state, ...)`.
 """
 
@@ -21,14 +44,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core.alphabeta import WIN_VALUE
+from ...core.kernelcache import fresh_cache
+from ..alphabeta import NO_LIMIT
 from . import heuristics
 from .game import JungleDarkState
 from .rules import HIDDEN, NEIGHBOURS, NUM_ACTIONS, NUM_REVEALS, SQUARES
 
-WIN_VALUE = 1_000_000.0
-"""agents/evaluation.py's WIN_VALUE: a win is worth WIN_VALUE less the plies it took."""
-NO_LIMIT = np.iinfo(np.int64).max // 2
-"""`max_nodes` meaning "never stop early"."""
 _INF = np.inf
 EVALUATION_WEIGHTS = {
     "minimax": (100.0, heuristics.HUNT_WEIGHT, heuristics.SIMPLIFY_WEIGHT),
@@ -466,3 +488,6 @@ def compiled_search(state: JungleDarkState, depth: int, me: int, piece_count_wei
         float(hunt_weight), NO_LIMIT if max_nodes is None else int(max_nodes),
         float(simplify_weight))
     return int(root_actions[index]), float(value), int(nodes), bool(completed)
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

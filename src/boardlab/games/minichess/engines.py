@@ -1,4 +1,5 @@
-"""MiniChess as a Fairy-Stockfish variant (DESIGN.md), for the tests' oracle, the benchmarks
+"""MiniChess as a Fairy-Stockfish variant (docs/design.md#minichess-fairy-stockfish-config), for
+the tests' oracle, the benchmarks
 and the engine itself.
 
 Load it with `pyffish.load_variant_config(FAIRY_STOCKFISH_CONFIG)`; the variant is then

@@ -1,4 +1,5 @@
-"""MiniChess (seed 004): the NTHU I2P(II) 2023 framework's 6x5 chess, as DESIGN.md decides.
+"""MiniChess (seed 004): the NTHU I2P(II) 2023 framework's 6x5 chess, as
+docs/design.md#minichess-seed-004 decides.
 
 No check: the game ends as soon as the side to move could capture the enemy king, and that side
 wins (the capture is not played). A side with no legal move loses. After `max_plies` plies the
@@ -8,15 +9,15 @@ game is adjudicated by material (P2 R6 N7 B8 Q20 K100): more wins, equal draws. 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
-                          State, check_action, random_opening)
+from ...core.game import (TERMINAL, GameFacts, IllegalActionError, ParseError, State,
+                          check_action, random_opening)
 from ...render import Drawable
-from ..chesslike import Board, mailbox_bench_cases, text_board
+from ..chesslike import Board, ChessLikeGame, mailbox_bench_cases, text_board
 from . import rules
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
                        square_name)
@@ -40,20 +41,16 @@ class MiniChessSettings:
             raise ValueError("opening_plies must be at least 0")
 
 
-class MiniChessGame(Game):
+class MiniChessGame(ChessLikeGame):
     name = "minichess"
     Settings = MiniChessSettings
     seed_project = "004 MiniChess"
+    render_module = ".render"
 
     @property
     def facts(self) -> GameFacts:
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=self.settings.max_plies)
-
-    def renderer(self) -> Renderer:
-        from . import render  # the picture: loaded when something draws
-
-        return render
 
     def initial_state(self, seed: int | None = None) -> "MiniChessState":
         start = self.state_from_text(START_FEN)
@@ -63,35 +60,10 @@ class MiniChessGame(Game):
         return parse_fen(self, text)
 
     @property
-    def engine_dialects(self):
-        from .engines import DIALECTS
-
-        return DIALECTS
-
-    @property
     def evaluators(self):
         from .heuristics import material, positional
 
         return {"greedy": material, "minimax": material, "positional": positional}
-
-    def compiled_minimax(self, evaluator: str):
-        """The numba alpha-beta (search.py) with the Python agent's values."""
-        from .search import compiled_search
-
-        return compiled_search(self, evaluator, quiescence=False)
-
-    def compiled_quiescence(self, evaluator: str):
-        """The numba alpha-beta with quiescence search and table cutoffs (search.py)."""
-        from .search import compiled_search
-
-        return compiled_search(self, evaluator, quiescence=True)
-
-    def random_playout_kernel(self, state: State, seed: int) -> list[float]:
-        """Returns of one uniformly random game from `state`, played in one numba call."""
-        from .kernels import random_playout
-
-        own = cast(MiniChessState, state)  # the hook is only called with this game's states
-        return own.returns() if own.winner is not None else random_playout(own, seed)[0]
 
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper
@@ -114,12 +86,6 @@ class MiniChessGame(Game):
         from .kernels import array_rules
 
         return array_rules()
-
-    def encode_batch(self, states, players) -> np.ndarray:
-        """The network planes of a batch of positions in one numba call."""
-        from . import kernels
-
-        return kernels.encode_batch(states, players)
 
 
 class MiniChessState(Drawable, State):

@@ -22,6 +22,7 @@ from numba import njit
 
 from ...core.arrayrules import ArrayRules
 from ...core.game import TERMINAL
+from ...core.kernelcache import fresh_cache
 from ..chesslike import DIAGONAL, ORTHOGONAL, padded, padded_ray_table
 from . import rules
 from .rules import ADJUDICATION_VALUES, BISHOP, KING, KNIGHT_, PAWN, QUEEN, ROOK, SQUARES
@@ -393,3 +394,6 @@ def array_rules() -> ArrayRules:
     """MiniChess over rows of ROW_WIDTH words (MiniChessGame.array_rules)."""
     return ArrayRules(ROW_WIDTH, pack_row, row_legal_actions, row_play, row_current_player,
                       row_player0_return, row_encode)
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

@@ -23,9 +23,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..alphabeta import (CAPTURE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE,
-                         SearchMemory, above, count_node, evaluate, pick, probe, score_moves,
-                         store_node, table_cutoff, take_value)
+from ...core.alphabeta import WIN_VALUE
+from ...core.kernelcache import fresh_cache
+from ..alphabeta import (CAPTURE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory, above,
+                         count_node, evaluate, pick, probe, score_moves, store_node,
+                         table_cutoff, take_value)
 from .heuristics import MATERIAL_VALUES, POSITION_BONUS
 from .kernels import (DRAW, MAX_MOVES, PAWN, adjudicate, generate, has_move, king_capturable,
                       play, take_back)
@@ -250,3 +252,6 @@ def compiled_search(game, evaluator: str, quiescence: bool) -> MiniChessSearch |
     tables = {material: EVALUATION, positional: POSITIONAL_EVALUATION}
     table = tables.get(game.evaluators.get(evaluator))
     return None if table is None else MiniChessSearch(quiescence, table)
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

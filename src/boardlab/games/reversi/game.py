@@ -1,4 +1,4 @@
-"""Reversi (Othello) on 8x8, seed 001, with the rules decided in DESIGN.md.
+"""Reversi (Othello) on 8x8, seed 001, with the rules decided in docs/design.md#reversi-seed-001.
 
 Black (player 0, `x`) moves first from the standard start (white on d4 and e5, black on d5 and
 e4). A move places a disc that flanks one or more runs of opponent discs, which turn over. A
@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, EngineDialect, Game, GameFacts, IllegalActionError,
-                          ParseError, Renderer, State, random_opening)
+                          ParseError, State, random_opening)
 from ...render import Drawable
 from .bitboard import SIZE, SQUARES, flips, legal_moves, parse_square, square_name, squares_of
 from .notation import parse_cells, position_text
@@ -45,16 +45,12 @@ class ReversiGame(Game):
     name = "reversi"
     Settings = ReversiSettings
     seed_project = "001 Reversi"
+    render_module = ".render"
 
     @property
     def facts(self) -> GameFacts:
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=MAX_LENGTH)
-
-    def renderer(self) -> Renderer:
-        from . import render  # the picture: loaded when something draws
-
-        return render
 
     def learning_kit(self):
         from .rewards import learning_kit

@@ -1,9 +1,10 @@
 """Compiled Reversi kernels (numba) for whole hot jobs: random playouts and perft.
 
-DESIGN.md "Speed": a numba call costs ~250 ns of dispatch, so a kernel does a whole job (a
+docs/design.md#whole-jobs-in-kernels: a numba call costs ~250 ns of dispatch, so a kernel
+does a whole job (a
 complete random game, a whole perft tree) per call rather than one move. The bit tricks are
 those of `bitboard.py` (the readable reference), on np.uint64 so that shifts wrap at 64 bits;
-tests/games/reversi/test_kernels.py checks them against `ReversiState` move by move.
+tests/games/reversi/test_reversi_kernels.py checks them against `ReversiState` move by move.
 
 Python-facing wrappers take and return plain ints: `random_playout`, `random_playouts`,
 `traced_playout`, `perft`, `legal_move_bits`, `flip_bits`. `array_rules()` gives the rules
@@ -20,6 +21,7 @@ from numba import njit
 
 from ...core.arrayrules import ArrayRules
 from ...core.game import TERMINAL
+from ...core.kernelcache import fresh_cache
 from .rules import BLACK, PASS
 
 if TYPE_CHECKING:
@@ -360,3 +362,6 @@ def array_rules() -> ArrayRules:
     """Reversi over rows of ROW_WIDTH words (ReversiGame.array_rules)."""
     return ArrayRules(ROW_WIDTH, pack_row, row_legal_actions, row_play,
                       row_current_player, row_player0_return, row_encode)
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

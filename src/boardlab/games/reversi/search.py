@@ -25,9 +25,9 @@ Two modes, as the other games':
   (a loss) or 0, so a solved line prefers the larger margin; the agent stops deepening once
   the root is decided (|value| > WIN_VALUE / 2).
 
-The heuristics' numbers travel as arguments (`Weights`), so an edit to heuristics.py is seen at
-once; numba's cache notices edits to this file only, so after editing kernels.py or
-alphabeta.py delete this file's `*.nbi`/`*.nbc` cache files (see alphabeta.py).
+The heuristics' numbers travel as arguments (`Weights`), so a tuned weight needs no compile;
+the module ends with `fresh_cache(__name__)` (core/kernelcache.py), so that numba's disk cache
+notices an edit to kernels.py, alphabeta.py or any other file the search reads.
 """
 
 from __future__ import annotations
@@ -37,8 +37,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ...core.alphabeta import WIN_VALUE
 from ...core.game import CompiledSearch
-from ..alphabeta import (HASH_MOVE, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE, SearchMemory,
+from ...core.kernelcache import fresh_cache
+from ..alphabeta import (HASH_MOVE, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory,
                          above, count_node, pick, probe, store_node, table_cutoff, take_value)
 from .bitboard import SQUARES
 from .heuristics import (CORNER_NEIGHBOURS, CORNERS, EDGE_STABLE_WEIGHT, MOBILITY_WEIGHT,
@@ -349,3 +351,6 @@ def compiled_quiescence(evaluator: str) -> CompiledSearch | None:
     heuristic named `evaluator`, or None; its values are its own (module docstring)."""
     code = EVALUATORS.get(evaluator)
     return None if code is None else ReversiSearch(code, engine=True)
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

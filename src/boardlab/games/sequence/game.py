@@ -1,4 +1,5 @@
-"""Sequence (seed 002): the COMP90054 framework's rules as DESIGN.md decides them; the
+"""Sequence (seed 002): the COMP90054 framework's rules as docs/design.md#sequence-seed-002
+decides them; the
 `Game` and `State` (rules.py holds the board cells, action ids and lines they use).
 
 The exact rules, action ids and notation are in README.md beside this file. In short: two
@@ -21,7 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, Renderer, State
+from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, State
 from ...render import Drawable
 from .cards import (
     CARD_SQUARES,
@@ -53,6 +54,7 @@ class SequenceGame(Game):
     name = "sequence"
     Settings = SequenceSettings
     seed_project = "002 Sequence"
+    render_module = ".render"
 
     @property
     def facts(self) -> GameFacts:
@@ -61,11 +63,6 @@ class SequenceGame(Game):
         # decisions (trade or decline, play, draft); a trade also takes one from the pool.
         return GameFacts(num_players=n, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=True, max_length=3 * (len(FULL_DECK) - HAND_SIZE * n))
-
-    def renderer(self) -> Renderer:
-        from . import render  # the picture: loaded when something draws
-
-        return render
 
     def initial_state(self, seed: int | None = None) -> "SequenceState":
         deck = list(FULL_DECK)

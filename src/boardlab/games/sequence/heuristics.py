@@ -63,7 +63,8 @@ the fourth a win (inf); three opponent chips make blocking it inf."""
 
 @dataclass(frozen=True)
 class SeedWeights:
-    """The seed's tunable constants (DESIGN.md; hill climbing starts from these)."""
+    """The seed's tunable constants (docs/design.md#sequence-greedy-constants; hill climbing
+    starts from these)."""
 
     place_bias: float = 0.2
     """PLACE_BIAS: own-line (place) against blocking weight on an empty space."""
@@ -179,7 +180,8 @@ def location_values(board: tuple[int, ...], team: int,
             # example: 3 own, 1 empty, 1 opponent gives 3) leaves out the + 1 that its
             # authors' code adds (`red_override = counts[RED] + counts[RED_SEQ] +
             # counts[JOKER] + 1`): the freed space, which the team may take back at once.
-            # DESIGN.md takes the greedy agent as that code played it, so we keep the + 1.
+            # docs/design.md#sequence-greedy-constants takes the greedy agent as that code
+            # played it, so we keep the + 1.
             v_override = (mine + 1 if n_opp <= 1 and n_opp_seq == 0 and n_own_seq < 2 else 0)
             place_d, block_d = place[direction], block[direction]
             removal_d, override_d = removal[direction], override[direction]

@@ -1,4 +1,4 @@
-"""Xiangqi (Chinese chess), seed 003, with the rules DESIGN.md decides.
+"""Xiangqi (Chinese chess), seed 003, with the rules docs/design.md#xiangqi-seed-003 decides.
 
 Red (player 0, upper case in FEN) moves first. Checkmate or stalemate loses; a threefold
 repetition is lost by a side that gave check with every move of the repeated cycle (perpetual
@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, Game, GameFacts, IllegalActionError, ParseError, Renderer,
-                          State, check_action, random_opening)
+from ...core.game import (TERMINAL, GameFacts, IllegalActionError, ParseError, State,
+                          check_action, random_opening)
 from ...render import Drawable
-from ..chesslike import Board, mailbox_bench_cases, text_board
+from ..chesslike import Board, ChessLikeGame, mailbox_bench_cases, text_board
 from . import rules
 from .actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, MOVE_NAMES, NUM_ACTIONS
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
@@ -41,20 +40,16 @@ class XiangqiSettings:
             raise ValueError("opening_plies must be at least 0")
 
 
-class XiangqiGame(Game):
+class XiangqiGame(ChessLikeGame):
     name = "xiangqi"
     Settings = XiangqiSettings
     seed_project = "003 Xiangqi"
+    render_module = ".render"
 
     @property
     def facts(self) -> GameFacts:
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False, max_length=self.settings.max_plies)
-
-    def renderer(self) -> Renderer:
-        from . import render  # the picture: loaded when something draws
-
-        return render
 
     def initial_state(self, seed: int | None = None) -> "XiangqiState":
         start = self.state_from_text(START_FEN)
@@ -64,35 +59,10 @@ class XiangqiGame(Game):
         return parse_fen(self, text)
 
     @property
-    def engine_dialects(self):
-        from .engines import DIALECTS
-
-        return DIALECTS
-
-    @property
     def evaluators(self):
         from .heuristics import material_and_position
 
         return {"greedy": material_and_position, "minimax": material_and_position}
-
-    def compiled_minimax(self, evaluator: str):
-        """The numba alpha-beta (search.py) with the Python agent's values."""
-        from .search import compiled_search
-
-        return compiled_search(self, evaluator, quiescence=False)
-
-    def compiled_quiescence(self, evaluator: str):
-        """The numba alpha-beta with quiescence search and table cutoffs (search.py)."""
-        from .search import compiled_search
-
-        return compiled_search(self, evaluator, quiescence=True)
-
-    def random_playout_kernel(self, state: State, seed: int) -> list[float]:
-        """Returns of one uniformly random game from `state`, played in one numba call."""
-        from .kernels import random_playout
-
-        own = cast(XiangqiState, state)  # the hook is only called with this game's states
-        return own.returns() if own.winner is not None else random_playout(own, seed)[0]
 
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper
@@ -105,12 +75,6 @@ class XiangqiGame(Game):
             kernel_alphabeta_depth=(4, 5),
             peers=(PeerGame("openspiel", "xiangqi", perft_depth=(2, 3)),
                    PeerGame("pyffish", "xiangqi", perft_depth=(1, 2))))
-
-    def encode_batch(self, states, players) -> np.ndarray:
-        """The network planes of a batch of positions in one numba call."""
-        from . import kernels
-
-        return kernels.encode_batch(states, players)
 
 
 class XiangqiState(Drawable, State):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core.kernelcache import fresh_cache
 from ..chesslike import ORTHOGONAL, padded, padded_ray_table
 from . import rules
 from .rules import ADVISOR, CANNON, CHARIOT, ELEPHANT, GENERAL, HORSE, SOLDIER, SQUARES
@@ -462,3 +463,6 @@ def encode_batch(states, players) -> np.ndarray:
     out = np.zeros((len(states), 14, rules.ROWS, rules.COLS), dtype=np.float32)
     _encode(rows, np.asarray(players, dtype=np.int64), out)
     return out
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

@@ -29,9 +29,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..alphabeta import (KILLER, MAX_PLY, ROOT_MOVES, STOPPED, WIN_VALUE, SearchMemory, above,
-                         count_node, evaluate, pick, probe, score_moves, store_node,
-                         table_cutoff, take_value)
+from ...core.alphabeta import WIN_VALUE
+from ...core.kernelcache import fresh_cache
+from ..alphabeta import (KILLER, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory, above, count_node,
+                         evaluate, pick, probe, score_moves, store_node, table_cutoff,
+                         take_value)
 from ..chesslike import mirror_square
 from .actions import ACTION_FROM, ACTION_TO
 from .heuristics import PIECE_SQUARE, PIECE_VALUES
@@ -242,3 +244,6 @@ def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | N
 
     wanted = game.evaluators.get(evaluator) is material_and_position
     return XiangqiSearch(quiescence) if wanted else None
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

@@ -18,7 +18,6 @@ from ....core.game import (
     GameFacts,
     IllegalActionError,
     ParseError,
-    Renderer,
     State,
     check_action,
 )
@@ -46,6 +45,7 @@ class JungleClassicSettings:
 class JungleClassicGame(Game):
     name = "jungle-classic"
     Settings = JungleClassicSettings
+    render_module = ".render"
 
     @property
     def facts(self) -> GameFacts:
@@ -54,11 +54,6 @@ class JungleClassicGame(Game):
         return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
                          hidden_information=False,
                          max_length=16 * self.settings.no_capture_limit)
-
-    def renderer(self) -> Renderer:
-        from . import render  # the picture: loaded when something draws
-
-        return render
 
     def learning_kit(self):
         from .rewards import learning_kit

@@ -1,0 +1,18 @@
+"""The numbers every alpha-beta search here shares, defined once: the Python `minimax` agent
+(agents/minimax.py, agents/evaluation.py) and the games' compiled searches (games/alphabeta.py
+and the kernels that search) import them from this module, the lowest layer both may import
+(docs/design.md#layers).
+
+The compiled searches read them as numba globals, frozen into the machine code when a kernel
+compiles; core/kernelcache.py makes the kernels' disk cache notice an edit here.
+"""
+
+from __future__ import annotations
+
+WIN_VALUE = 1_000_000.0
+"""A won game's value for the winner; a heuristic stays far below it. A search scores a win
+reached after `plies` plies WIN_VALUE - plies (a loss the negative), so a quick win beats a
+slow one (agents/evaluation.py's `terminal_value`)."""
+
+EXACT, LOWER, UPPER = 0, 1, 2
+"""Transposition-table bounds: the stored value is exact, a lower or an upper bound."""
