@@ -42,6 +42,8 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
+from ..core.kernelcache import fresh_cache
+
 from ..agents.alphazero import NetworkEvaluator, Node, PUCTSearch
 from ..core.arrayrules import ArrayRules
 from ..core.game import TERMINAL, State
@@ -669,3 +671,6 @@ def frozen(network: Any, shape: Collection[int], bfloat16: bool = False) -> Any:
         warnings.simplefilter("ignore", DeprecationWarning)
         traced = torch.jit.trace(module, torch.zeros((2, *shape)))
         return torch.jit.optimize_for_inference(torch.jit.freeze(traced))
+
+
+fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
