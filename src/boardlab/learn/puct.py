@@ -42,11 +42,10 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
-from ..core.kernelcache import fresh_cache
-
 from ..agents.alphazero import NetworkEvaluator, Node, PUCTSearch
 from ..core.arrayrules import ArrayRules
 from ..core.game import TERMINAL, State
+from ..core.kernelcache import fresh_cache
 
 EvaluatePlanes = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 """Network input planes (n, *shape) float32 of positions with a player to move -> (priors
