@@ -25,6 +25,16 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 
 @pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where screenshots are kept after the run: $BOARDLAB_ARTIFACTS, else tmp/web-artifacts
+    in the checkout (ignored by git)."""
+    folder = Path(os.environ.get("BOARDLAB_ARTIFACTS", Path(__file__).parents[2] / "tmp"
+                                 / "web-artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
 def results_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A results database with two small tournaments (reversi and jungle)."""
     from boardlab.arena.tournament import run_tournament

@@ -301,3 +301,73 @@ def test_without_a_database_the_replay_endpoints_say_how_to_get_one():
         assert bare.get("/api/db").json() == {"db": None, "stores_browser_games": False}
         response = bare.get("/api/db/games")
         assert response.status_code == 404 and "--db" in response.json()["detail"]
+
+
+# --- issue 34: addresses, the analysis board, positions ----------------------------------------
+
+def test_a_games_address_serves_the_play_page_and_unknown_pages_read_as_pages(client):
+    game = new_game(client)
+    page = client.get(f"/play/{game['id']}")
+    assert page.status_code == 200 and "<title>BoardLab: play" in page.text
+    for path in ("/play/nope", "/game/nope"):
+        missing = client.get(path)
+        assert missing.status_code == 404
+        assert missing.headers["content-type"].startswith("text/html")
+        assert "Not found" in missing.text and '"detail"' not in missing.text
+    assert client.get("/api/nope").json() == {"detail": "Not Found"}  # the API stays JSON
+
+
+def test_every_change_is_published_once_with_a_new_version(client):
+    game = new_game(client, "reversi", ("human", "human"))
+    assert game["version"] == 1 and game["thinking"] is None
+    after = move(client, game["id"], move="d3", ply=0).json()
+    assert after["version"] == 2
+    refused = move(client, game["id"], move="c5", ply=0)
+    assert refused.status_code == 409 and "moved on" in refused.json()["detail"]
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == 2  # nothing changed
+
+
+def test_positions_of_the_past_and_an_agents_judgement_once_the_game_is_over(client):
+    game = new_game(client, "reversi", ("human", "random"))
+    gid = game["id"]
+    move(client, gid, move="d3")
+    client.post(f"/api/games/{gid}/agent-move")
+    first = client.get(f"/api/games/{gid}/position?ply=1").json()
+    assert first["ply"] == 1 and first["plies"] == 2 and not first["live"]
+    assert first["last"] == "d3" and first["to_move"] == 1
+    assert client.get(f"/api/games/{gid}/position").json()["live"]
+    assert client.get(f"/api/games/{gid}/position?ply=9").status_code == 422
+    asked = {"ply": 1, "agent": "mcts:sims=30"}
+    early = client.post(f"/api/games/{gid}/analyse", json=asked)
+    assert early.status_code == 409 and "once it is over" in early.json()["detail"]
+    client.post(f"/api/games/{gid}/resign", json={})
+    judged = client.post(f"/api/games/{gid}/analyse", json=asked).json()
+    assert judged["agent"]["spec"] == "mcts:sims=30" and judged["agent"]["seat"] == 1
+    assert 'class="heat"' in judged["svg"]
+    bad = client.post(f"/api/games/{gid}/analyse", json={"ply": 1, "agent": "nobody"})
+    assert bad.status_code == 422 and "unknown agent" in bad.json()["detail"]
+
+
+def test_a_game_from_a_pasted_position_starts_there_and_is_not_stored(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from boardlab.web.app import create_app
+
+    with TestClient(create_app(db=tmp_path / "store.sqlite", store_games=True)) as own:
+        game = new_game(own, "reversi", ("human", "human"))
+        after = move(own, game["id"], move="d3").json()
+        pasted = new_game(own, "reversi", ("random", "random"), position=after["position_text"])
+        assert pasted["text"] == after["text"] and pasted["to_move"] == 1
+        while not pasted["over"]:
+            pasted = own.post(f"/api/games/{pasted['id']}/agent-move").json()
+        assert own.get("/api/db/games").json()["total"] == 0
+
+
+def test_the_replay_list_filters_a_tournaments_games(client):
+    tournaments = client.get("/api/db/tournaments").json()
+    for number, tournament in enumerate(tournaments):
+        games = client.get(f"/api/db/games?tournament={number}").json()["games"]
+        assert len(games) == tournament["stored_games"]
+        assert {g["game"] for g in games} == {tournament["game"]}
+    missing = client.get(f"/api/db/games?tournament={len(tournaments)}")
+    assert missing.status_code == 404 and "no tournament number" in missing.json()["detail"]

@@ -7,9 +7,7 @@ screenshots saved under the test's temporary folder.
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
 
@@ -17,17 +15,10 @@ from boardlab.core.registry import game_names
 
 from web_helpers import short_spec
 
+pytestmark = pytest.mark.e2e  # drives Chromium
+
 MAX_HUMAN_MOVES = 400
 
-
-@pytest.fixture(scope="session")
-def artifacts() -> Path:
-    """Where screenshots are kept after the run: $BOARDLAB_ARTIFACTS, else tmp/web-artifacts
-    in the checkout (ignored by git)."""
-    folder = Path(os.environ.get("BOARDLAB_ARTIFACTS", Path(__file__).parents[2] / "tmp"
-                                 / "web-artifacts"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 IDLE = """(before) => {
   const status = document.getElementById('status');

@@ -20,6 +20,8 @@ from boardlab.core.registry import game_names
 
 from web_helpers import short_spec
 
+pytestmark = pytest.mark.e2e  # a server process under 50 concurrent games
+
 GAMES = 50
 TIME_BOUND_S = 60.0
 LOAD_GAMES = [name for name in ("reversi", "minichess", "jungle", "xiangqi")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from test_web_browser import IDLE, artifacts, fill_params, start_game  # noqa: F401
+from test_web_browser import IDLE, fill_params, start_game
+
+pytestmark = pytest.mark.e2e  # drives Chromium
 
 THINKING = """() => document.body.dataset.busy === '0' &&
   document.getElementById('status').dataset.turn === 'human' &&

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,10 +32,43 @@ class Clock:
     def remaining(self) -> float:
         if self.budget is None:
             return float("inf")
+        if _STOPPING and _stop_asked():
+            return 0.0
         return self.budget - self.elapsed()
 
     def expired(self) -> bool:
-        return self.budget is not None and self.elapsed() >= self.budget
+        return self.budget is not None and (self.elapsed() >= self.budget
+                                            or (_STOPPING > 0 and _stop_asked()))
+
+
+_STOP = threading.local()
+_STOPPING = 0
+"""How many threads run inside `stop_on` now: 0 keeps a clock's reading as cheap as before."""
+_STOPPING_LOCK = threading.Lock()
+
+
+def _stop_asked() -> bool:
+    event = getattr(_STOP, "event", None)
+    return event is not None and event.is_set()
+
+
+@contextmanager
+def stop_on(event: threading.Event) -> Iterator[None]:
+    """Inside, every clock with a budget that this thread reads counts as run out once `event`
+    is set: how a person's Stop (the browser's) ends a search early, whichever clock the agent
+    derived from the one it was given (MCTS and minimax start their own for `time=`). The
+    agent answers as when its time is up; a search bounded only by simulations or depth (a
+    clock without budget) is not stopped."""
+    global _STOPPING
+    with _STOPPING_LOCK:
+        _STOPPING += 1
+    _STOP.event = event
+    try:
+        yield
+    finally:
+        _STOP.event = None
+        with _STOPPING_LOCK:
+            _STOPPING -= 1
 
 
 @contextmanager

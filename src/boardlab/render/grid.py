@@ -45,6 +45,9 @@ class Piece:
     icon: str = ""
     """Key of a drawing in `Picture.icons` shown on the disc instead of the label (an
     animal, say); `small` still goes under it."""
+    name: str = ""
+    """The piece in plain words for text that any font shows (the browser's move list notes
+    captures with it: `× black horse`); empty: `title`."""
 
 
 @dataclass

@@ -3,30 +3,37 @@
 `create_app()` builds the FastAPI application; `boardlab serve` runs it with uvicorn on
 127.0.0.1. docs/web.md lists the endpoints. Errors are JSON `{"detail": "<a sentence>"}`:
 400 for a request that cannot be read, 404 for an unknown game or stored game, 409 for a
-request that does not fit the game's situation (not your turn, game over), 422 for a move or
-spec the game refuses. Endpoints are plain functions: FastAPI runs them in its thread pool,
-and each game's lock serialises requests on the same game.
+request that does not fit the game's situation (not your turn, an agent thinking, the game
+moved on, game over), 422 for a move or spec the game refuses. Endpoints are plain functions:
+FastAPI runs them in its thread pool, and each game's lock serialises requests on the same
+game; reading a game and following it (`/events`, server-sent events) take no lock. Pages
+that are not found are HTML pages with a sentence, API paths answer JSON.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
+import html
+import json
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import render
 from ..core.game import BoardLabError, IllegalActionError, ParseError
 from ..core.registry import agent_class, agent_names, describe_settings, game_class, game_names
 from .results import BrowserGames, Results
-from .sessions import NotFound, Session, Sessions, SessionError
+from .sessions import NotFound, Session, Sessions, SessionError, TimeControl
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "index.html", "/replay": "replay.html", "/tournament": "tournament.html"}
@@ -39,12 +46,32 @@ class NewGame(BaseModel):
     seats: list[str] = Field(description="one per seat: `human` or an agent spec")
     seed: int = 0
     time_per_move: float | None = None
+    position: str | None = Field(None, description="start from this position, in the game's "
+                                                   "text notation (`position_text` of a game)")
+    clock: Clocks | None = Field(None, description="clocks for every seat; running out loses")
+
+
+class Clocks(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base: float = Field(0.0, description="seconds for the whole game (with `increment`)")
+    increment: float = Field(0.0, description="seconds added after each decision")
+    per_move: float | None = Field(None, description="or seconds for each decision")
 
 
 class Move(BaseModel):
     model_config = ConfigDict(extra="forbid")
     move: str | None = Field(None, description="the move in the game's notation")
     action: int | None = Field(None, description="or its action id")
+    ply: int | None = Field(None, description="the move number the sender saw (the game's "
+                                              "`ply`): refused with 409 if the game moved on")
+
+
+class Analyse(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ply: int = Field(description="the position after this many decisions")
+    agent: str = Field(description="an agent spec, `NAME` or `NAME:param=value,...`")
+    seconds: float | None = Field(None, description="a clock for the agent (at most 60 s)")
+    flip: bool = False
 
 
 class Resign(BaseModel):
@@ -70,8 +97,8 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
     app.state.sessions = sessions
 
     def store(session: Session) -> None:
-        if browser_games is None:
-            return
+        if browser_games is None or session.position is not None:
+            return  # a game from a pasted position cannot be replayed from its seed
         try:
             browser_games.store(session)
         except BoardLabError as error:  # the game itself is fine; say why it was not kept
@@ -82,6 +109,13 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
         status = (404 if isinstance(error, NotFound) else 409 if isinstance(error, SessionError)
                   else 422 if isinstance(error, (IllegalActionError, ParseError)) else 400)
         return JSONResponse({"detail": str(error)}, status_code=status)
+
+    @app.exception_handler(StarletteHTTPException)
+    def _http_error(request: Request, error: StarletteHTTPException):
+        if request.url.path.startswith("/api/") or error.status_code != 404:
+            return JSONResponse({"detail": error.detail}, status_code=error.status_code,
+                                headers=getattr(error, "headers", None))
+        return _not_found_page(f"There is no page at {request.url.path}.")
 
     @app.exception_handler(RequestValidationError)
     def _bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -143,20 +177,58 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
             raise ParseError(f"game {name!r} does not load yet: "
                              f"{type(error).__name__}: {error}") from None
         try:
-            session = Session(body.game, body.seats, body.seed, body.time_per_move, store)
+            clock = None if body.clock is None else TimeControl(
+                body.clock.base, body.clock.increment, body.clock.per_move)
+            session = Session(body.game, body.seats, body.seed, body.time_per_move, store,
+                              position=body.position, clock=clock)
         except (ParseError, IllegalActionError):
             raise
         except BoardLabError as error:  # an agent that cannot be built: its spec is refused
             raise ParseError(str(error)) from None
         sessions.add(session)
         with session.lock:
-            return session.describe()
+            return session.publish()
+
+    def change(session: Session, act: Callable[[], object], ply: int | None = None) -> dict:
+        """Apply one change under the game's lock (none while an agent thinks, none on a
+        position the sender no longer sees) and publish it to every page that follows."""
+        session.refuse_while_thinking()
+        with session.lock:
+            try:
+                session.expect_ply(ply)
+                act()
+            finally:
+                session.publish()
+            return session.snapshot
 
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str) -> dict[str, Any]:
+        return sessions.get(game_id).current()
+
+    @app.get("/api/games/{game_id}/events")
+    async def follow_game(game_id: str, request: Request) -> StreamingResponse:
+        """Server-sent events: the game now, then each change (`data:` the game as GET
+        returns it, `id:` its version), within 0.1 s; a comment line every 15 s of quiet."""
         session = sessions.get(game_id)
-        with session.lock:
-            return session.describe()
+
+        async def stream():
+            seen, quiet = -1, 0.0
+            while not await request.is_disconnected():
+                if session.version != seen:
+                    snapshot = session.current()
+                    seen = snapshot.get("version", seen)
+                    yield (f"id: {seen}\ndata: "
+                           f"{json.dumps(jsonable_encoder(snapshot), separators=(',', ':'))}\n\n")
+                    quiet = 0.0
+                    continue
+                await asyncio.sleep(FOLLOW_EVERY_S)
+                quiet += FOLLOW_EVERY_S
+                if quiet >= 15:
+                    yield ": still here\n\n"
+                    quiet = 0.0
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
 
     @app.delete("/api/games/{game_id}", status_code=204)
     def delete_game(game_id: str) -> None:
@@ -165,38 +237,49 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
     @app.post("/api/games/{game_id}/move")
     def human_move(game_id: str, body: Move) -> dict[str, Any]:
         session = sessions.get(game_id)
-        with session.lock:
-            session.human_move(body.move, body.action)
-            return session.describe()
+        return change(session, lambda: session.human_move(body.move, body.action), body.ply)
 
     @app.post("/api/games/{game_id}/agent-move")
     def agent_move(game_id: str) -> dict[str, Any]:
         session = sessions.get(game_id)
-        with session.lock:
-            session.agent_move()
-            return session.describe()
+        return change(session, session.agent_move)
+
+    @app.get("/api/games/{game_id}/position")
+    def position(game_id: str, ply: int | None = None, flip: bool = False) -> dict[str, Any]:
+        """The analysis board: the position after `ply` decisions (default: now)."""
+        session = sessions.get(game_id)
+        return session.picture(session.ply() if ply is None else ply, flip)
+
+    @app.post("/api/games/{game_id}/analyse")
+    def analyse(game_id: str, body: Analyse) -> dict[str, Any]:
+        """What an agent thinks of a position of the game (once it is over, if a person
+        plays it): the position's picture with its heat map and line, and its report."""
+        session = sessions.get(game_id)
+        return session.analyse(body.ply, body.agent, body.seconds, body.flip)
+
+    @app.post("/api/games/{game_id}/stop")
+    def stop(game_id: str) -> dict[str, Any]:
+        """End the thinking agent's search: it plays its best move so far at once."""
+        session = sessions.get(game_id)
+        session.stop()
+        return session.current()
 
     @app.post("/api/games/{game_id}/undo")
     def undo(game_id: str) -> dict[str, Any]:
         session = sessions.get(game_id)
-        with session.lock:
-            session.undo()
-            return session.describe()
+        return change(session, session.undo)
 
     @app.post("/api/games/{game_id}/resign")
     def resign(game_id: str, body: Resign | None = None) -> dict[str, Any]:
         session = sessions.get(game_id)
-        with session.lock:
-            session.resign(body.seat if body else None)
-            return session.describe()
+        return change(session, lambda: session.resign(body.seat if body else None))
 
     @app.post("/api/games/{game_id}/new")
     def restart(game_id: str, body: Restart | None = None) -> dict[str, Any]:
         session = sessions.get(game_id)
-        with session.lock:
-            seed = body.seed if body is not None and body.seed is not None else session.seed + 1
-            session.restart(seed)
-            return session.describe()
+        seed = body.seed if body is not None and body.seed is not None else None
+        return change(session, lambda: session.restart(
+            seed if seed is not None else session.seed + 1))
 
     # --- stored results ----------------------------------------------------------------------
     def need_results() -> Results:
@@ -211,10 +294,11 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
                 "stores_browser_games": browser_games is not None}
 
     @app.get("/api/db/games")
-    def stored_games(game: str | None = None, offset: int = 0, limit: int = 100) -> dict:
+    def stored_games(game: str | None = None, offset: int = 0, limit: int = 100,
+                     tournament: int | None = None) -> dict:
         if offset < 0 or not 1 <= limit <= 1000:
             raise ParseError("offset must be >= 0 and limit 1..1000")
-        return need_results().list_games(game, offset, limit)
+        return need_results().list_games(game, offset, limit, tournament)
 
     @app.get("/api/db/games/{number}")
     def stored_game(number: int, ply: int | None = None) -> dict[str, Any]:
@@ -227,9 +311,41 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
     # --- pages -------------------------------------------------------------------------------
     for route, filename in PAGES.items():
         app.add_api_route(route, _page(filename), methods=["GET"], include_in_schema=False)
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    def play_page(game_id: str):
+        """A game's address: the Play page, which opens the game and follows it."""
+        try:
+            sessions.get(game_id)
+        except NotFound as error:
+            return _not_found_page(str(error))
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
     # StaticFiles resolves every path and refuses any outside its folder (a 404).
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+FOLLOW_EVERY_S = 0.1
+"""How often a followed game is looked at for a change (a version number: no lock)."""
+
+
+def _not_found_page(sentence: str) -> HTMLResponse:
+    """A person's 404: the sentence, and the ways on, as a page like the others."""
+    body = (NOT_FOUND_PAGE.replace("{sentence}", html.escape(sentence)))
+    return HTMLResponse(body, status_code=404)
+
+
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
+<title>BoardLab: not found</title><link rel="stylesheet" href="/static/style.css"></head>
+<body><header><h1>BoardLab</h1><a href="/">Play</a><a href="/replay">Replay</a>
+<a href="/tournament">Tournaments</a></header>
+<main><section class="panel" id="not-found"><h2>Not found</h2><p id="status">{sentence}</p>
+<p><a href="/">Start a new game</a> or open a stored one in <a href="/replay">Replay</a>.</p>
+</section></main></body></html>
+"""
 
 
 def _page(filename: str):

@@ -43,11 +43,20 @@ class Results:
             return list(store.games(with_moves=with_moves))
 
     def list_games(self, game: str | None = None, offset: int = 0,
-                   limit: int = 100) -> dict[str, Any]:
+                   limit: int = 100, tournament: int | None = None) -> dict[str, Any]:
+        """Stored games by number; `game` a spec (`NAME:param=value`) or a name (every game
+        of that name), `tournament` the index of a tournament in `tournaments()` (its games)."""
         rows = self._rows(with_moves=False)
-        # `game` may be a spec (`NAME:param=value`) or a name (every game of that name).
+        entry = None
+        if tournament is not None:
+            entries = rated_tournaments(self.path)
+            if not 0 <= tournament < len(entries):
+                raise NotFound(f"no tournament number {tournament}; {self.path.name} holds "
+                               f"{len(entries)} (numbers 0..{len(entries) - 1})")
+            entry = entries[tournament]
         numbered = [(n, row) for n, row in enumerate(rows)
-                    if game is None or game in (row.key.game, row.key.game.partition(":")[0])]
+                    if (game is None or game in (row.key.game, row.key.game.partition(":")[0]))
+                    and (entry is None or belongs_to(row.key, entry))]
         shown = numbered[offset:offset + limit]
         return {"db": self.path.name, "total": len(numbered), "offset": offset,
                 "games": [{"number": n, "game": row.key.game, "seats": row.record.agents,

@@ -5,6 +5,12 @@ asked (the page asks after each human move, or step by step when watching), chan
 resolved at once on the server from a generator seeded by the game's seed and the position
 in the game, so undoing and replaying a move gives the same reveal. `Sessions` keeps many
 games under a cap, each behind its own lock, for a threaded server.
+
+Every change to a game is published: `snapshot` is the game as the API describes it and
+`version` counts the changes, so any number of pages at the game's address can follow it
+(the server streams each new snapshot) without taking the game's lock. While an agent
+thinks, `thinking` says who and since when; nothing else may change the game then, and
+`stop()` ends the search through the agent's clock (`core.agent.stop_on`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .. import render
-from ..core.agent import Agent, Clock
+from ..core.agent import Agent, Clock, stop_on
 from ..core.game import CHANCE, BoardLabError, Game, IllegalActionError, ParseError, State
 from ..core.match import GameRecord, derive_seed, sample_chance
 from ..core.registry import make_agent, make_game
@@ -35,6 +41,37 @@ class SessionError(BoardLabError):
 
 class NotFound(BoardLabError):
     """An unknown game id (HTTP 404)."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A game's clocks: `per_move` seconds for each decision, or `base` seconds for the whole
+    game with `increment` added after each decision. A seat whose time runs out loses (a
+    person's flag falls on the server even with no page open). Agents get their share through
+    the arena's `Clock`: the move's time, or (a game clock) what is left / MOVES_TO_GO plus the
+    increment, never more than what is left."""
+
+    base: float = 0.0
+    increment: float = 0.0
+    per_move: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.per_move is not None:
+            if not self.per_move > 0 or self.base or self.increment:
+                raise ParseError("a clock is per move (`per_move` > 0 seconds) or per game "
+                                 "(`base` > 0 seconds, `increment` >= 0), not both")
+        elif not self.base > 0 or self.increment < 0:
+            raise ParseError(f"a game clock needs base > 0 and increment >= 0 seconds, got "
+                             f"base {self.base}, increment {self.increment}")
+
+    def text(self) -> str:
+        if self.per_move is not None:
+            return f"{self.per_move:g} s a move"
+        return f"{self.base:g} s + {self.increment:g} s"
+
+
+MOVES_TO_GO = 20
+"""An agent on a game clock plans for this many more moves of its own."""
 
 
 @dataclass
@@ -60,8 +97,23 @@ class Session:
 
     def __init__(self, game_spec: str, seats: list[str], seed: int = 0,
                  time_per_move: float | None = None,
-                 on_finish: Callable[["Session"], None] | None = None) -> None:
+                 on_finish: Callable[["Session"], None] | None = None,
+                 position: str | None = None, clock: TimeControl | None = None) -> None:
         self.game: Game = make_game(game_spec)
+        self.clock = clock
+        self._timer: threading.Timer | None = None
+        self._running: int | None = None
+        """The seat whose clock runs (set with the lock held, read without it)."""
+        self.position = position.strip() if position and position.strip() else None
+        """The start position in the game's text notation (None: the game's own start)."""
+        if self.position is not None:
+            try:
+                start = self.game.state_from_text(self.position)
+            except NotImplementedError:
+                raise ParseError(f"{self.game.name} has no position notation: a game of it "
+                                 "starts from its usual start") from None
+            if start.is_terminal():
+                raise ParseError("that position is already decided: there is nothing to play")
         if len(seats) != self.game.num_players:
             raise ParseError(f"{self.game.name} is played by {self.game.num_players} seats, "
                              f"got {len(seats)}: {seats}")
@@ -73,6 +125,15 @@ class Session:
         self.time_per_move = time_per_move
         self.id = secrets.token_urlsafe(9)
         self.lock = threading.Lock()
+        self.version = 0
+        """How many times the game was published (each change once)."""
+        self.changes = 0
+        """Counts changes not yet published; see `publish`."""
+        self.snapshot: dict[str, Any] = {}
+        """The game as last published (`describe()` plus `version`): what every page sees."""
+        self.thinking: dict[str, Any] | None = None
+        """While an agent thinks: its seat, name, spec and `started` (time.monotonic())."""
+        self._stop = threading.Event()
         self.touched = time.monotonic()
         self.on_finish = on_finish
         """Called once each time the game ends (the server stores it in the results store)."""
@@ -83,9 +144,14 @@ class Session:
     # --- lifecycle ---------------------------------------------------------------------------
     def restart(self, seed: int) -> None:
         self.seed = int(seed)
-        self.state: State = self.game.initial_state(self.seed)
+        self.state: State = self._start_state()
         self.history: list[Step] = []
         self.resigned: int | None = None
+        self.flagged: int | None = None
+        """The seat whose time ran out (it lost)."""
+        self.remaining = [self.clock.base if self.clock else 0.0] * self.game.num_players
+        """Seconds left on each seat's game clock at the start of its turn."""
+        self.turn_started = time.monotonic()
         self.last_agent: dict[str, Any] | None = None
         self._thought: tuple[int, Thinking] | None = None
         """The last agent decision's thinking on the board, and the history length after it
@@ -99,13 +165,16 @@ class Session:
         self._view_rngs = [random.Random(derive_seed(self.seed, "view", p))
                            for p in range(self.game.num_players)]
         self._resolve_chance()
+        self._start_turn()
+        self.changes += 1
 
     @property
     def human_seats(self) -> list[int]:
         return [seat for seat, agent in enumerate(self.agents) if agent is None]
 
     def is_over(self) -> bool:
-        return self.resigned is not None or self.state.is_terminal()
+        return (self.resigned is not None or self.flagged is not None
+                or self.state.is_terminal())
 
     def to_move(self) -> int | None:
         return None if self.is_over() else self.state.current_player()
@@ -126,24 +195,40 @@ class Session:
                 shown = "not a move of this game"
             raise IllegalActionError(f"action {action} ({shown}) is not legal for seat {seat} "
                                      f"here; legal: {self._legal_text(seat)}")
+        if self._charge(seat):
+            raise SessionError(f"{self.names[seat]} ran out of time before this move: "
+                               "the game is over")
         self._play(action, seat, None)
 
     def agent_move(self) -> dict[str, Any]:
-        """Ask the agent to move to choose and play; return its report (time, info)."""
+        """Ask the agent to move to choose and play; return its report (time, info). The
+        caller holds the lock; the game is published as thinking while the agent searches."""
         seat = self._expect_turn(human=False)
         agent = self.agents[seat]
         assert agent is not None
         view = self.state.view(seat, self._view_rngs[seat])
-        clock = Clock.start(self.time_per_move)
+        self._stop.clear()
+        self.thinking = {"seat": seat, "name": self.names[seat], "spec": agent.spec,
+                         "started": time.monotonic()}
+        self.changes += 1
+        self.publish()
+        clock = Clock.start(self._agent_budget(seat))
         try:
-            action = agent.act(view, clock)
+            with stop_on(self._stop):
+                action = agent.act(view, clock)
         except Exception as error:  # an agent bug is reported, the game stays playable
             raise SessionError(f"agent {agent.spec} in seat {seat} failed: "
                                f"{type(error).__name__}: {error}") from None
+        finally:
+            self.thinking = None
+            self.changes += 1
         seconds = clock.elapsed()
         if action not in self.state.legal_actions():
             raise SessionError(f"agent {agent.spec} in seat {seat} returned {action!r}, which "
                                "is not a legal action")
+        if self._charge(seat):
+            self.last_agent = None
+            return {}
         notation = self.state.action_to_str(action)
         info = agent.last_info()
         value = info.get("value")
@@ -160,18 +245,70 @@ class Session:
             "off_board": thought.off_board}
         return self.last_agent
 
+    def stop(self) -> None:
+        """End the thinking agent's search now: its clock runs out, and it plays the best move
+        it has (a search bounded only by simulations or depth runs on). Needs no lock."""
+        if self.thinking is None:
+            raise SessionError("no agent is thinking now: there is nothing to stop")
+        self._stop.set()
+
+    def refuse_while_thinking(self) -> None:
+        """Refuse any change while an agent thinks (the page closes every way to move)."""
+        thinking = self.thinking
+        if thinking is not None:
+            raise SessionError(
+                f"{thinking['name']} ({thinking['spec']}, seat {thinking['seat']}) is thinking; "
+                "nothing else was played: wait for its move or press Stop")
+
+    def expect_ply(self, ply: int | None) -> None:
+        """Refuse a request made on a position that is no longer the game's."""
+        if ply is not None and ply != self.ply():
+            raise SessionError(f"the game has moved on: it is at move {self.ply()}, the move "
+                               f"was sent from move {ply}; nothing was played")
+
+    def ply(self) -> int:
+        return len([s for s in self.history if s.mover != CHANCE])
+
+    def publish(self) -> dict[str, Any]:
+        """Describe the game for every page, if it changed since the last time; the snapshot."""
+        if self.changes or not self.snapshot:
+            self.changes = 0
+            self.version += 1
+            self.snapshot = {**self.describe(), "version": self.version}
+        return self.snapshot
+
+    def current(self) -> dict[str, Any]:
+        """The last snapshot, the thinking time brought up to now (needs no lock)."""
+        snapshot, thinking = self.snapshot, self.thinking
+        if thinking is not None and snapshot.get("thinking") is not None:
+            snapshot = {**snapshot, "thinking": self._thinking_json(thinking)}
+        if self.clock is not None:
+            snapshot = {**snapshot, "clocks": self.clocks()}
+        return snapshot
+
+    @staticmethod
+    def _thinking_json(thinking: dict[str, Any] | None) -> dict[str, Any] | None:
+        if thinking is None:
+            return None
+        return {"seat": thinking["seat"], "name": thinking["name"], "spec": thinking["spec"],
+                "elapsed": round(time.monotonic() - thinking["started"], 3)}
+
     def undo(self) -> None:
         """Take back a resignation; else back to the last human decision (with no human
-        seat: back one decision)."""
+        seat: back one decision). Not in a game with clocks."""
+        if self.clock is not None:
+            raise SessionError("no take-backs in a game with clocks")
         if self.resigned is not None:
             self.resigned = None
             self.finished = False
+            self.changes += 1
             return
         humans = self.human_seats
         for index in range(len(self.history) - 1, -1, -1):
             mover = self.history[index].mover
             if mover != CHANCE and (mover in humans or not humans):
                 self._rebuild(self.history[:index])
+                self.changes += 1
                 self.last_agent = None
                 self._thought = None
                 self.finished = False
@@ -194,7 +331,166 @@ class Session:
         if not 0 <= seat < self.game.num_players:
             raise ParseError(f"seat {seat} does not exist in {self.game.name}")
         self.resigned = seat
+        self.changes += 1
         self._finish()
+
+    # --- clocks ------------------------------------------------------------------------------
+    def _left(self, seat: int, now: float | None = None) -> float:
+        """Seconds `seat` has left now (its turn's time running if it is to move)."""
+        assert self.clock is not None
+        if seat == self.flagged:
+            return 0.0
+        running = self._running == seat
+        spent = ((time.monotonic() if now is None else now) - self.turn_started) if running \
+            else 0.0
+        if self.clock.per_move is not None:
+            return self.clock.per_move - spent if running else self.clock.per_move
+        return self.remaining[seat] - spent
+
+    def _agent_budget(self, seat: int) -> float | None:
+        """The seconds an agent's Clock gets for this move (None: no limit)."""
+        budgets = [] if self.time_per_move is None else [self.time_per_move]
+        if self.clock is not None:
+            left = max(self._left(seat), 0.0)
+            budgets.append(left if self.clock.per_move is not None
+                           else min(left, left / MOVES_TO_GO + self.clock.increment))
+        return min(budgets) if budgets else None
+
+    def _charge(self, seat: int) -> bool:
+        """Take the turn's time off `seat`'s clock (then add the increment); True, and the
+        game over, if its time ran out first."""
+        if self.clock is None:
+            return False
+        left = self._left(seat)
+        if left < 0:
+            self.flag(seat)
+            return True
+        if self.clock.per_move is None:
+            self.remaining[seat] = left + self.clock.increment
+        return False
+
+    def flag(self, seat: int) -> None:
+        if self.clock is not None and self.clock.per_move is None:
+            self.remaining[seat] = 0.0
+        self.flagged = seat
+        self.changes += 1
+        self._finish()
+
+    def _start_turn(self) -> None:
+        """A new decision's time starts; a person's flag falls by a timer, on the server."""
+        self.turn_started = time.monotonic()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        mover = self._running = self.to_move()
+        if self.clock is None or mover is None or self.agents[mover] is not None:
+            return
+        marker = (len(self.history), self.seed, self.turn_started)
+        self._timer = threading.Timer(max(self._left(mover), 0.0) + 0.05, self._time_up,
+                                      args=(marker,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _time_up(self, marker: tuple[int, int, float]) -> None:
+        with self.lock:
+            mover = self.to_move()
+            if mover is None or marker != (len(self.history), self.seed, self.turn_started):
+                return  # moved, restarted or over meanwhile
+            if self._left(mover) <= 0:
+                self.flag(mover)
+                self.publish()
+
+    def clocks(self) -> dict[str, Any] | None:
+        """The clocks as the page shows them: each seat's seconds left now, who is running."""
+        if self.clock is None:
+            return None
+        now = time.monotonic()
+        return {"text": self.clock.text(), "per_move": self.clock.per_move,
+                "base": self.clock.base, "increment": self.clock.increment,
+                "left": [round(max(self._left(seat, now), 0.0), 3)
+                         for seat in range(self.game.num_players)],
+                "running": self._running, "flagged": self.flagged}
+
+    # --- the analysis board ------------------------------------------------------------------
+    def state_at(self, ply: int) -> tuple[State, list[Step]]:
+        """The position after `ply` decisions (their chance outcomes included) and the steps
+        that led there, rebuilt from the start; reads the history without the lock."""
+        history = list(self.history)
+        decisions = [index for index, step in enumerate(history) if step.mover != CHANCE]
+        if not 0 <= ply <= len(decisions):
+            raise ParseError(f"ply {ply} is outside 0..{len(decisions)} for this game")
+        end = len(history) if ply == len(decisions) else decisions[ply]
+        state = self._start_state()
+        for step in history[:end]:
+            state.apply(step.action)
+        return state, history[:end]
+
+    def picture(self, ply: int, flip: bool = False,
+                thought: Thinking | None = None) -> dict[str, Any]:
+        """The position after `ply` decisions as the page shows it (the viewer's eyes), the
+        board turned the other way with `flip`; the live position keeps its agent's thinking."""
+        state, steps = self.state_at(ply)
+        live = len(steps) == len(self.history)
+        viewer = self.viewer(state)
+        shown = state.view(viewer, random.Random(derive_seed(self.seed, "page", viewer))) \
+            if viewer is not None else state
+        last, cells = self._last_marked(steps)
+        if thought is None and live and self._thought is not None \
+                and self._thought[0] == len(self.history):
+            thought = self._thought[1]
+        ended = live and (self.resigned is not None or self.flagged is not None)
+        result = self._result() if ended else None  # a forfeit: the position cannot say
+        return {"ply": ply, "plies": self.ply(), "live": live, "flipped": self._flipped(flip),
+                "to_move": None if state.is_terminal() else state.current_player(),
+                "last": None if last is None else last.notation,
+                "svg": render.svg(shown, viewer=viewer, flipped=self._flipped(flip),
+                                  last_cells=cells, thought=thought,
+                                  caption=result["text"] if result is not None else None),
+                "text": str(shown), "position_text": position_text(shown)}
+
+    def analyse(self, ply: int, spec: str, seconds: float | None = None,
+                flip: bool = False) -> dict[str, Any]:
+        """What agent `spec` thinks of the position after `ply` decisions, seen as its mover
+        sees it: its move, value, heat map and line on the board. A fresh agent, so the
+        game's own agents keep their memory. A game with a person in it is analysed only
+        once it is over (no advice during play); needs no lock."""
+        if self.human_seats and not self.is_over():
+            raise SessionError("an agent may judge positions of this game once it is over: "
+                               "a person is playing it (resign or finish it first)")
+        if seconds is not None and not 0 < seconds <= ANALYSIS_MAX_S:
+            raise ParseError(f"seconds must be in (0, {ANALYSIS_MAX_S}], got {seconds!r}")
+        state, _ = self.state_at(ply)
+        if state.is_terminal():
+            raise SessionError(f"the game is over at move {ply}: there is nothing to judge")
+        mover = state.current_player()
+        try:
+            agent = make_agent(spec, self.game)
+        except BoardLabError as error:
+            raise ParseError(str(error)) from None
+        agent.start_game(mover, derive_seed(self.seed, "analysis", ply))
+        view = state.view(mover, random.Random(derive_seed(self.seed, "analysis view", ply)))
+        clock = Clock.start(seconds)
+        try:
+            action = agent.act(view, clock)
+        except Exception as error:
+            raise SessionError(f"agent {agent.spec} failed on this position: "
+                               f"{type(error).__name__}: {error}") from None
+        info = agent.last_info()
+        thought = render.thinking(view, info)
+        value = info.get("value")
+        value = float(value) if isinstance(value, (int, float)) and not math.isnan(value) \
+            else None
+        report = {"seat": mover, "name": self.names[mover], "spec": agent.spec,
+                  "move": view.action_to_str(action), "seconds": round(clock.elapsed(), 4),
+                  "value": _json_safe(value),
+                  "info": _json_safe({k: v for k, v in info.items() if k not in ("heat", "pv")}),
+                  "heat_kinds": [kind for kind, _ in thought.layers], "pv": thought.pv,
+                  "off_board": thought.off_board}
+        return {**self.picture(ply, flip, thought), "agent": report}
+
+    def _flipped(self, flip: bool) -> bool:
+        """Seat 1's side down when the one person plays seat 1; `flip` turns it round."""
+        return (self.human_seats == [1]) != flip
 
     # --- what the page sees ------------------------------------------------------------------
     def shown(self) -> State:
@@ -202,15 +498,17 @@ class Session:
         viewer = self.viewer()
         return self._view_for(viewer) if viewer is not None else self.state
 
-    def viewer(self) -> int | None:
+    def viewer(self, state: State | None = None) -> int | None:
         """Whose eyes the page sees through: the only human seat, the human seat to move
-        (seats sharing a screen), or None (a spectator of agents sees everything)."""
+        (seats sharing a screen), or None (a spectator of agents sees everything); in the
+        game's position, or in `state` (a position of its past)."""
         if not self.game.facts.hidden_information:
             return None
         humans = self.human_seats
         if len(humans) == 1:
             return humans[0]
-        mover = self.state.current_player()
+        state = self.state if state is None else state
+        mover = state.current_player()
         return mover if mover in humans else None
 
     def describe(self) -> dict[str, Any]:
@@ -238,18 +536,23 @@ class Session:
             "names": self.names,
             "humans": self.human_seats,
             "seed": self.seed,
-            "ply": len([s for s in self.history if s.mover != CHANCE]),
+            "ply": self.ply(),
+            "thinking": self._thinking_json(self.thinking),
+            "clocks": self.clocks(),
             "to_move": mover,
             "to_move_kind": None if mover is None else (HUMAN if human_turn else "agent"),
             "over": self.is_over(),
             "result": result,
             "viewer": viewer,
             "renderer": render.has_renderer(self.game),
-            "svg": render.svg(shown, viewer=viewer, flipped=self.human_seats == [1],
+            "svg": render.svg(shown, viewer=viewer, flipped=self._flipped(False),
                               last_cells=last_cells, thought=thought,
                               caption=(result["text"] if result is not None
-                                       and self.resigned is not None else None)),
+                                       and (self.resigned is not None
+                                            or self.flagged is not None) else None)),
             "text": str(shown),
+            "position": self.position,
+            "position_text": position_text(shown),
             "legal": legal,
             "last": None if last is None else {"mover": last.mover, "notation": last.notation,
                                                "cells": last_cells},
@@ -260,8 +563,8 @@ class Session:
             "thinking_on_board": thought is not None,
             "value_graph": self._value_graph(),
             "store_error": self.store_error,
-            "can_undo": self.resigned is not None or any(s.mover != CHANCE
-                                                         for s in self.history),
+            "can_undo": self.clock is None and (self.resigned is not None or any(
+                s.mover != CHANCE for s in self.history)),
         }
 
     def record(self) -> GameRecord:
@@ -273,10 +576,18 @@ class Session:
             game=self.game.spec, agents=list(self.seats), seed=self.seed,
             actions=[step.action for step in self.history],
             movers=[step.mover for step in self.history], returns=result["returns"],
-            reason="normal" if self.resigned is None else
-            f"resigned: seat {self.resigned} ({self.seats[self.resigned]})",
-            forfeit=self.resigned, move_seconds=[step.seconds or 0.0 for step in decisions],
-            plies=len(decisions))
+            reason=self._end_reason(),
+            forfeit=self.resigned if self.resigned is not None else self.flagged,
+            move_seconds=[step.seconds or 0.0 for step in decisions], plies=len(decisions))
+
+    def _end_reason(self) -> str:
+        """The store's reason: `normal`, or why a seat forfeited (as the arena words it)."""
+        if self.resigned is not None:
+            return f"resigned: seat {self.resigned} ({self.seats[self.resigned]})"
+        if self.flagged is not None and self.clock is not None:
+            return (f"time: seat {self.flagged} ({self.seats[self.flagged]}) ran out of its "
+                    f"clock ({self.clock.text()})")
+        return "normal"
 
     # --- internals ---------------------------------------------------------------------------
     def _expect_turn(self, human: bool) -> int:
@@ -311,21 +622,25 @@ class Session:
         step = Step(action, mover, notation, None if seconds is None else round(seconds, 4),
                     value=value, cells=render.action_cells(before, action))
         self.history.append(step)
+        self.changes += 1
         self._resolve_chance()
         step.note = capture_note(before, self.state)
         if self.state.is_terminal():
             self._finish()
+        self._start_turn()
 
     def _finish(self) -> None:
+        self._running = None
         if not self.finished:
             self.finished = True
             if self.on_finish is not None:
                 self.on_finish(self)
 
-    def _last_marked(self) -> tuple[Step | None, list[int]]:
+    def _last_marked(self, steps: list[Step] | None = None) -> tuple[Step | None, list[int]]:
         """The last decision, and the cells to outline: those of the latest move with cells
         in the last mover's turn (a chip placed, not the card drawn that ends the turn)."""
-        decisions = [step for step in self.history if step.mover != CHANCE]
+        decisions = [step for step in (self.history if steps is None else steps)
+                     if step.mover != CHANCE]
         if not decisions:
             return None, []
         last = decisions[-1]
@@ -350,7 +665,7 @@ class Session:
         if not points:
             return None
         return value_graph_svg(points, [f"{self.names[s]}: {self.seats[s]}" for s in (0, 1)],
-                               ply)
+                               ply, side=self.names[0])
 
     def _resolve_chance(self) -> None:
         while self.state.current_player() == CHANCE:
@@ -360,14 +675,23 @@ class Session:
             self.state.apply(outcome)
             self.history.append(Step(outcome, CHANCE, notation))
 
+    def _start_state(self) -> State:
+        if self.position is not None:
+            return self.game.state_from_text(self.position)
+        return self.game.initial_state(self.seed)
+
     def _rebuild(self, steps: list[Step]) -> None:
-        self.state = self.game.initial_state(self.seed)
+        self.state = self._start_state()
         for step in steps:
             self.state.apply(step.action)
         self.history = list(steps)
 
     def _result(self) -> dict[str, Any] | None:
-        if self.resigned is not None:
+        if self.flagged is not None:
+            returns = self.game.forfeit_returns(self.flagged)
+            text = (f"{self.names[self.flagged]} ({self.seats[self.flagged]}) ran out of time; "
+                    + result_text(returns, self.seats, self.names))
+        elif self.resigned is not None:
             returns = self.game.forfeit_returns(self.resigned)
             text = (f"{self.names[self.resigned]} ({self.seats[self.resigned]}) resigned; "
                     + result_text(returns, self.seats, self.names))
@@ -377,6 +701,18 @@ class Session:
         else:
             return None
         return {"returns": returns, "text": text}
+
+
+ANALYSIS_MAX_S = 60.0
+"""The longest an agent may be given to judge a position on the analysis board."""
+
+
+def position_text(state: State) -> str | None:
+    """The position in the game's text notation, None for a game without one."""
+    try:
+        return state.to_text()
+    except NotImplementedError:
+        return None
 
 
 def result_text(returns: list[float], seats: list[str], names: list[str] | None = None) -> str:
@@ -398,8 +734,9 @@ def capture_note(before: State, after: State) -> str:
         return ""
     if len(drawn_after.pieces) >= len(drawn_before.pieces):
         return ""
-    lost = (Counter(piece.title for piece in drawn_before.pieces.values())
-            - Counter(piece.title for piece in drawn_after.pieces.values()))
+    # In plain words (`name`), never a glyph the reader's font may lack (Chinese characters).
+    lost = (Counter(piece.name or piece.title for piece in drawn_before.pieces.values())
+            - Counter(piece.name or piece.title for piece in drawn_after.pieces.values()))
     return "× " + " and ".join(sorted(lost.elements()))
 
 

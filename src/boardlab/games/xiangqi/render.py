@@ -52,7 +52,8 @@ def picture(state: XiangqiState, viewer: int | None = None) -> Picture:
                                    stroke=INKS[side],
                                    title=f"{SIDE_NAMES[side]} {PIECE_NAMES[kind]} "
                                          f"({CHARACTERS[side][kind]}, "
-                                         f"{LETTER_OF[kind]})")
+                                         f"{LETTER_OF[kind]})",
+                                   name=f"{SIDE_NAMES[side]} {PIECE_NAMES[kind]}")
     if state.is_terminal():
         result = ("draw" if state.winner is None or state.winner == -1
                   else f"{SIDE_NAMES[state.winner]} wins")

@@ -18,9 +18,26 @@ async function api(method, path, body) {
   return data;
 }
 
+// The server's sentence where the eye is (the page puts #error just above the board): its
+// first line as text, anything longer (a text board, a list of moves) folded under "more".
 function showError(error) {
   const box = document.getElementById("error");
-  if (box) box.textContent = error ? String(error.message || error) : "";
+  if (!box) return;
+  box.innerHTML = "";
+  if (!error) return;
+  const [first, ...rest] = String(error.message || error).split("\n");
+  box.append(first);
+  if (rest.join("").trim()) {
+    const more = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = "more";
+    const pre = document.createElement("pre");
+    pre.textContent = rest.join("\n");
+    more.append(summary, pre);
+    box.append(more);
+  }
+  const where = box.getBoundingClientRect();
+  if (where.top < 0 || where.bottom > window.innerHeight) box.scrollIntoView({ block: "center" });
 }
 
 // A board: the server's SVG, or its text in a <pre> for a game with no picture yet.
@@ -33,6 +50,12 @@ function showBoard(element, data) {
     pre.textContent = data.text;
     element.appendChild(pre);
   }
+}
+
+// A number with `digits` decimals and no negative zero: toFixed writes -0.3 as "-0".
+function fixed(value, digits) {
+  const text = value.toFixed(digits);
+  return /^-[0.]*$/.test(text) ? text.slice(1) : text;
 }
 
 function el(tag, attrs, ...children) {

@@ -40,3 +40,22 @@ function paramText(box) {
   }
   return parts.join(",");
 }
+
+// {name: value} of the fields filled in.
+function paramValues(box) {
+  const values = {};
+  for (const field of box.querySelectorAll("[data-param]")) {
+    if (field.value.trim() !== "") values[field.dataset.param] = field.value.trim();
+  }
+  return values;
+}
+
+// Fill the fields named in `values` that the form has (others are left as they are).
+function fillParams(box, values) {
+  for (const field of box.querySelectorAll("[data-param]")) {
+    const value = values[field.dataset.param];
+    if (value === undefined) continue;
+    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) continue;
+    field.value = value;
+  }
+}

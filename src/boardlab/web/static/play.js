@@ -1,5 +1,12 @@
 // The play page: set up seats, click to move, watch agents and what they think.
 // No build step, no framework.
+//
+// Every game has an address, /play/<id>: the page opens the game there (a reload resumes it,
+// a second tab follows it) and follows it with server-sent events (/api/games/<id>/events),
+// so every page at the address shows each change within a tenth of a second. The page shows
+// what the server says: a move goes out with the move number it was made on, and after any
+// refusal the page takes the server's position again. While an agent thinks, no way to move
+// is open (board, notation box, buttons).
 "use strict";
 
 let games = [];        // /api/games
@@ -7,11 +14,26 @@ let agents = [];       // /api/agents
 let current = null;    // the game as the server last described it
 let selected = null;   // the cell clicked first, waiting for a target
 let autoTimer = null;  // auto-play of agent moves
+let askTimer = null;   // the pause before this page asks an agent to move
+let following = null;  // the EventSource that follows the game at its address
+let thinkingTick = null;  // redraws the thinking time
+let thinkingFrom = 0;     // performance.now() when the agent started, as this page reckons
+let viewing = null;    // the analysis board: the ply shown, null while the board is the game's
+let flip = false;      // the board turned round from the game's way
+let clockTick = null;  // redraws the running clock
 // Pause before an agent answers, so a person sees each move; `?delay=0` for tests.
 const AGENT_DELAY_MS = parseInt(new URLSearchParams(location.search).get("delay") ?? "250", 10);
 
-function setBusy(busy) { document.body.dataset.busy = busy ? "1" : "0"; }
 function byId(id) { return document.getElementById(id); }
+function setBusy(busy) { document.body.dataset.busy = busy ? "1" : "0"; updateControls(); }
+function isBusy() { return document.body.dataset.busy === "1"; }
+
+// Whether a person may move now: the server says a human is to move, no agent thinks, no
+// request of this page is on its way, and the board shows the game as it stands.
+function canMove() {
+  return !!current && !current.over && current.to_move_kind === "human" && !current.thinking &&
+    !isBusy() && viewing === null;
+}
 
 async function init() {
   [games, agents] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/agents")]);
@@ -26,15 +48,117 @@ async function init() {
   byId("undo").addEventListener("click", () => command("undo"));
   byId("resign").addEventListener("click", resign);
   byId("new").addEventListener("click", () => command("new"));
-  byId("step").addEventListener("click", stepAgent);
+  byId("step").addEventListener("click", () => stepAgent(false));
   byId("auto").addEventListener("click", toggleAuto);
   byId("move-play").addEventListener("click", playTyped);
-  byId("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") playTyped(); });
+  byId("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); playTyped(); } });
   byId("board").addEventListener("click", onBoardClick);
+  byId("stop").addEventListener("click", stopThinking);
+  byId("view-first").addEventListener("click", () => viewPly(0));
+  byId("view-back").addEventListener("click", () => viewPly(shownPly() - 1));
+  byId("view-forward").addEventListener("click", () => viewPly(shownPly() + 1));
+  byId("view-live").addEventListener("click", () => viewPly(null));
+  byId("flip").addEventListener("click", () => { flip = !flip; viewPly(viewing); });
+  byId("ask").addEventListener("click", askAbout);
+  byId("time-mode").addEventListener("change", () => {
+    byId("time-fields").hidden = !byId("time-mode").value;
+    byId("time-increment").hidden = byId("time-mode").value !== "game";
+  });
+  byId("copy-position").addEventListener("click", copyPosition);
+  document.addEventListener("keydown", (e) => {
+    if (!current || e.target.closest("input, textarea, select")) return;
+    if (e.key === "ArrowLeft") viewPly(shownPly() - 1);
+    if (e.key === "ArrowRight") viewPly(shownPly() + 1);
+  });
+  for (const agent of agents) {
+    if (agent.loads && agent.name !== "human") byId("ask-agent").append(el("option", { value: agent.name, text: agent.name }));
+  }
+  byId("ask-agent").value = agents.some((a) => a.name === "mcts") ? "mcts" : byId("ask-agent").value;
   for (const id of ["show-heat", "show-pv", "heat-kind"]) byId(id).addEventListener("change", showThinkingLayers);
-  const params = new URLSearchParams(location.search);
-  if (params.get("game")) select.value = params.get("game");
+  window.addEventListener("popstate", () => location.reload());
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some((g) => g.name === wanted)) select.value = wanted;  // ?game=NAME picks it
   buildSetup();
+  const id = addressedGame();
+  if (id !== null) await openGame(id);
+}
+
+// The game this address names: /play/<id>, or /?game=<id> (a game's name there only picks it).
+function addressedGame() {
+  const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
+  if (match) return decodeURIComponent(match[1]);
+  const wanted = new URLSearchParams(location.search).get("game");
+  return wanted && !games.some((g) => g.name === wanted) ? wanted : null;
+}
+
+// A game's address, keeping the page's own options (`?delay=`).
+function addressOf(id) {
+  const query = new URLSearchParams(location.search);
+  query.delete("game");
+  const rest = query.toString();
+  return `/play/${encodeURIComponent(id)}` + (rest ? `?${rest}` : "");
+}
+
+async function openGame(id) {
+  let data;
+  try {
+    data = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+  } catch (error) {
+    byId("status").textContent = `There is no game ${JSON.stringify(id)} on this server (games live in memory: ` +
+      "a finished one is dropped after many newer ones, and all on a restart). Start a new one.";
+    showError(error);
+    return;
+  }
+  if (location.pathname + location.search !== addressOf(data.id)) history.replaceState(null, "", addressOf(data.id));
+  fillSetup(data);
+  show(data, true);
+  follow(data.id);
+}
+
+// Follow the game at its address: every change the server publishes, whoever made it.
+function follow(id) {
+  if (following && following.gameId === id) return;
+  if (following) following.close();
+  following = new EventSource(`/api/games/${encodeURIComponent(id)}/events`);
+  following.gameId = id;
+  following.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    if (current && data.id === current.id) show(data);
+  };
+}
+
+// The setup form as the game was started (so that New game and a reload agree with it).
+function fillSetup(data) {
+  byId("game").value = data.game;
+  buildSetup();
+  fillParams(byId("game-params"), specParams(data.spec));
+  buildSeats();
+  data.seats.forEach((spec, seat) => {
+    const kind = byId(`seat-${seat}`);
+    if (!kind) return;
+    kind.value = spec.split(":")[0];
+    kind.dispatchEvent(new Event("change"));
+    fillParams(byId(`seat-${seat}-details`), specParams(spec));
+  });
+  byId("seed").value = data.seed;
+  byId("position").value = data.position || "";
+  const clocks = data.clocks;
+  byId("time-mode").value = !clocks ? "" : clocks.per_move !== null ? "move" : "game";
+  byId("time-base").value = !clocks ? "" : clocks.per_move !== null ? clocks.per_move : clocks.base;
+  byId("time-increment").value = clocks && clocks.per_move === null ? clocks.increment : "";
+  byId("time-mode").dispatchEvent(new Event("change"));
+  byId("position-start").open = !!data.position;
+}
+
+// `name:a=1,b=2` -> {a: "1", b: "2"}
+function specParams(spec) {
+  const params = {};
+  const rest = spec.includes(":") ? spec.slice(spec.indexOf(":") + 1) : "";
+  for (const pair of rest.split(",").filter(Boolean)) {
+    const [name, ...value] = pair.split("=");
+    params[name.trim()] = value.join("=").trim();
+  }
+  return params;
 }
 
 function chosenGame() { return games.find((g) => g.name === byId("game").value); }
@@ -48,41 +172,55 @@ function buildSetup() {
   buildSeats();
 }
 
+// The seat rows. Rows already there stay as they are, their agent and typed parameters
+// included: a game parameter that changes the number of seats adds or removes rows at the
+// end only, so a click on a seat is never lost to a rebuilt form.
 function buildSeats() {
   const game = chosenGame();
   const box = byId("seats");
-  const before = seatSpecs();
-  box.innerHTML = "";
   // A game whose player count is a parameter (num_players) gets that many seats.
   const asked = parseInt((byId("game-p-num_players") || {}).value || "", 10);
   const players = asked >= 1 ? Math.min(8, asked) : game && game.players ? game.players : 2;
-  for (let seat = 0; seat < players; seat++) {
+  while (box.children.length > players) box.lastElementChild.remove();
+  for (let seat = 0; seat < box.children.length; seat++) seatOptions(byId(`seat-${seat}`), game);
+  for (let seat = box.children.length; seat < players; seat++) {
     const kind = el("select", { id: `seat-${seat}` });
-    kind.append(el("option", { value: "human", text: "human" }));
-    for (const agent of agents) {
-      if (!agent.loads || agent.name === "human") continue;
-      // A learned agent without shipped weights for this game would stop at its first move:
-      // say so in the list (it still plays with weights=FILE or weights=none).
-      const missing = game && agent.weights && agent.weights[game.name] === false;
-      kind.append(el("option", {
-        value: agent.name,
-        text: missing ? `${agent.name} (no weights for ${game.name})` : agent.name,
-        title: missing ? `BoardLab ships no ${agent.name} weights for ${game.name}: give weights=FILE, or train them (boardlab train)` : "",
-      }));
-    }
-    kind.value = before[seat] ? before[seat].split(":")[0] : seat === 0 ? "human" : "random";
+    seatOptions(kind, game);
+    kind.value = seat === 0 ? "human" : "random";
     const details = el("details", { id: `seat-${seat}-details` }, el("summary", { text: "parameters" }));
     const fill = () => {
+      const typed = paramValues(details);
       details.querySelector(".params")?.remove();
       const agent = agents.find((a) => a.name === kind.value);
       const params = agent && agent.params ? agent.params : [];
       details.hidden = params.length === 0;
       details.append(paramFields(params, `seat-${seat}-p`));
+      fillParams(details, typed);  // a parameter of the same name keeps what was typed
     };
     kind.addEventListener("change", fill);
     fill();
     box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${seat}`, text: `Seat ${seat}` }), kind, details));
   }
+}
+
+// A seat's choices for this game (learned agents without weights for it are marked); the
+// choice made stays.
+function seatOptions(kind, game) {
+  const chosen = kind.value;
+  kind.innerHTML = "";
+  kind.append(el("option", { value: "human", text: "human" }));
+  for (const agent of agents) {
+    if (!agent.loads || agent.name === "human") continue;
+    // A learned agent without shipped weights for this game would stop at its first move:
+    // say so in the list (it still plays with weights=FILE or weights=none).
+    const missing = game && agent.weights && agent.weights[game.name] === false;
+    kind.append(el("option", {
+      value: agent.name,
+      text: missing ? `${agent.name} (no weights for ${game.name})` : agent.name,
+      title: missing ? `BoardLab ships no ${agent.name} weights for ${game.name}: give weights=FILE, or train them (boardlab train)` : "",
+    }));
+  }
+  if (chosen) kind.value = chosen;
 }
 
 function seatSpecs() {
@@ -101,86 +239,146 @@ async function start() {
   const params = paramText(byId("game-params"));
   const body = { game: params ? `${name}:${params}` : name, seats: seatSpecs(),
                  seed: parseInt(byId("seed").value || "0", 10) };
-  await run(() => api("POST", "/api/games", body), clearGame);
+  const position = byId("position").value.trim();
+  if (position) body.position = position;
+  const mode = byId("time-mode").value;
+  const seconds = parseFloat(byId("time-base").value || "0");
+  if (mode === "move") body.clock = { per_move: seconds };
+  if (mode === "game") body.clock = { base: seconds, increment: parseFloat(byId("time-increment").value || "0") };
+  current = null;
+  viewing = null;
+  await run(() => api("POST", "/api/games", body), { onError: clearGame });
+  if (!current) return;
+  history.pushState(null, "", addressOf(current.id));
+  follow(current.id);
+  inView(byId("board-area"));
+}
+
+// Scroll so that `node`'s top is in the window, if it is not.
+function inView(node) {
+  const box = node.getBoundingClientRect();
+  if (box.top < 0 || box.top > window.innerHeight - 80) node.scrollIntoView({ block: "start" });
 }
 
 // A refused start leaves no game on the board: the old one must not pose as the new one.
 function clearGame() {
   current = null;
+  viewing = null;
+  if (following) following.close();
+  following = null;
   byId("board").innerHTML = "";
+  byId("board").dataset.ply = "";
   byId("history-list").innerHTML = "";
   byId("extra-moves").innerHTML = "";
   byId("you").textContent = "";
-  byId("status").textContent = "Not started: the server refused the setup (see below).";
+  byId("status").textContent = "Not started: the server refused the setup (see the message).";
   byId("status").dataset.over = "0";
+  byId("status").dataset.turn = "";
+  document.body.classList.remove("has-game");
   showThinking(null);
-  for (const id of ["undo", "resign", "new", "step", "auto", "move-play"]) byId(id).disabled = true;
+  showThinkingNow(null);
+  updateControls();
+  if (location.pathname !== "/") history.replaceState(null, "", "/" + location.search);
 }
 
-// Every request goes through here: one at a time, errors shown, the page redrawn.
-async function run(request, onError) {
+// Every request goes through here: one at a time, errors shown, the page redrawn. After a
+// refusal the page shows the server's position again (`quiet`: a refusal not worth a word,
+// such as another page at the address having asked the agent first).
+async function run(request, { onError = null, quiet = false } = {}) {
+  if (isBusy()) return;
   setBusy(true);
+  let refused = false;
   try {
     const data = await request();
     showError(null);
-    if (data) show(data);
+    if (data) show(data);  // unless the page follows faster than the reply came
   } catch (error) {
-    showError(error);
+    refused = true;
+    if (!(quiet && /^409/.test(error.message))) showError(error);
     stopAuto();
     if (onError) onError();
   } finally {
     setBusy(false);
   }
-  if (current && !current.over && current.to_move_kind === "agent" && current.humans.length > 0) {
-    // Playing against an agent: let it answer by itself, with a short pause to see it.
-    setTimeout(() => stepAgent(), AGENT_DELAY_MS);
+  if (refused && current) await resync();
+  else askAgent();
+}
+
+// Take the server's position, whatever this page thought it was.
+async function resync() {
+  try {
+    show(await api("GET", `/api/games/${encodeURIComponent(current.id)}`), true);
+  } catch (error) {
+    showError(error);
   }
 }
 
 function command(name) {
-  if (!current) return;
+  if (!current || current.thinking) return;
   stopAuto();
+  viewing = null;  // the board shows the game again
   return run(() => api("POST", `/api/games/${current.id}/${name}`, {}));
 }
 
 function resign() {
-  if (!current || current.over) return;
+  if (!current || current.over || current.thinking) return;
   const seat = current.humans.includes(current.to_move) ? current.to_move : current.humans[0];
   if (!confirm(`Resign this game as ${current.names[seat]} (seat ${seat})?`)) return;
   return command("resign");
 }
 
-function stepAgent() {
-  if (!current || current.over || current.to_move_kind !== "agent") return;
-  if (document.body.dataset.busy === "1") return;
-  return run(() => api("POST", `/api/games/${current.id}/agent-move`));
+// Against an agent, the agent answers by itself after a short pause: any page at the game's
+// address asks (a reloaded page too), the server lets one agent think at a time.
+function askAgent() {
+  if (askTimer || !current || current.over || current.thinking) return;
+  if (current.to_move_kind !== "agent" || current.humans.length === 0) return;
+  askTimer = setTimeout(() => { askTimer = null; stepAgent(true); }, AGENT_DELAY_MS);
+}
+
+function stepAgent(auto) {
+  if (!current || current.over || current.to_move_kind !== "agent" || current.thinking) return;
+  if (isBusy()) return;
+  return run(() => api("POST", `/api/games/${current.id}/agent-move`), { quiet: auto });
+}
+
+async function stopThinking() {
+  if (!current || !current.thinking) return;
+  byId("stop").disabled = true;
+  try {
+    await api("POST", `/api/games/${current.id}/stop`);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 function toggleAuto() {
   if (autoTimer) { stopAuto(); return; }
-  byId("auto").textContent = "Stop";
+  byId("auto").textContent = "Pause";
   autoTimer = setInterval(() => {
-    if (!current || current.over || current.to_move_kind !== "agent") { stopAuto(); return; }
-    stepAgent();
+    if (!current || current.over) { stopAuto(); return; }
+    if (current.to_move_kind === "agent") stepAgent(true);
   }, Math.max(100, AGENT_DELAY_MS * 2));
+  updateControls();
 }
 
 function stopAuto() {
   if (autoTimer) clearInterval(autoTimer);
   autoTimer = null;
   byId("auto").textContent = "Auto-play";
+  updateControls();
 }
 
 function play(action) {
+  if (!canMove()) return;
   selected = null;
-  return run(() => api("POST", `/api/games/${current.id}/move`, { action }));
+  return run(() => api("POST", `/api/games/${current.id}/move`, { action, ply: current.ply }));
 }
 
 function playTyped() {
   const text = byId("move-text").value.trim();
-  if (!current || !text) return;
+  if (!text || !canMove()) return;  // while an agent thinks, Enter does nothing
   byId("move-text").value = "";
-  return run(() => api("POST", `/api/games/${current.id}/move`, { move: text }));
+  return run(() => api("POST", `/api/games/${current.id}/move`, { move: text, ply: current.ply }));
 }
 
 // What a person does now, from the kinds of moves on offer.
@@ -191,13 +389,27 @@ function moveHint(data) {
   return "choose one of the moves under the board.";
 }
 
-function show(data) {
+// Draw the game as the server describes it, once per version: a description no newer than
+// the one shown is not drawn again (a reply and the followed stream bring each change twice),
+// unless `force` (a re-sync after a refusal, an opened game).
+function show(data, force) {
+  if (!force && current && data.id === current.id && data.version <= current.version) {
+    if (data.version === current.version) showThinkingNow(data.thinking);
+    return;
+  }
   current = data;
   selected = null;
+  document.body.classList.add("has-game");
   const board = byId("board");
-  showBoard(board, data);
-  board.dataset.ply = data.ply;
   board.dataset.game = data.game;
+  if (viewing === null) {
+    showBoard(board, data);
+    board.dataset.ply = data.ply;
+    board.dataset.live = "1";
+    if (flip) viewPly(null);  // the same position, turned round (its marks follow)
+  }
+  byId("position-text").value = data.position_text || "(this game has no position notation)";
+  byId("copy-position").disabled = !data.position_text;
   const status = byId("status");
   status.dataset.over = data.over ? "1" : "0";
   status.dataset.turn = data.to_move_kind || "";
@@ -214,16 +426,172 @@ function show(data) {
     : humans.length > 1 ? `People play ${humans.join(" and ")}, sharing this screen.`
     : "You are watching agents play.";
   if (data.store_error) showError(data.store_error);
+  if (data.over) stopAuto();
   showThinking(data);
-  byId("undo").disabled = !data.can_undo;
-  byId("resign").disabled = data.over || data.humans.length === 0;
-  byId("new").disabled = false;
-  const agentTurn = !data.over && data.to_move_kind === "agent";
-  byId("step").disabled = !agentTurn;
-  byId("auto").disabled = !agentTurn && !autoTimer;
-  byId("move-play").disabled = data.over || data.to_move_kind !== "human";
+  showThinkingNow(data.thinking);
+  showClocks(data);
   showHistory(data);
-  markMovable();
+  if (viewing === null) markMovable();
+  showViewNote();
+  updateControls();
+  askAgent();
+}
+
+// --- the analysis board -----------------------------------------------------------------------
+
+function shownPly() { return viewing === null ? (current ? current.ply : 0) : viewing; }
+
+// Show the position after `ply` decisions (null: the game as it stands); the game goes on
+// meanwhile, and the page follows it in the status and the move list.
+async function viewPly(ply) {
+  if (!current) return;
+  if (ply !== null) ply = Math.max(0, Math.min(current.ply, ply));
+  const live = ply === null || ply === current.ply;
+  if (live && !flip) {
+    viewing = null;
+    show(current, true);
+    return;
+  }
+  try {
+    const query = `ply=${live ? current.ply : ply}&flip=${flip ? "true" : "false"}`;
+    const picture = await api("GET", `/api/games/${encodeURIComponent(current.id)}/position?${query}`);
+    viewing = live && picture.live ? null : picture.ply;
+    drawPicture(picture);
+    if (viewing === null) markMovable();
+  } catch (error) {
+    showError(error);
+  }
+  showHistory(current);
+  showViewNote();
+  updateControls();
+}
+
+function drawPicture(picture) {
+  const board = byId("board");
+  board.innerHTML = picture.svg;
+  board.dataset.ply = picture.ply;
+  board.dataset.live = viewing === null ? "1" : "0";
+  byId("position-text").value = picture.position_text || "(this game has no position notation)";
+  byId("copy-position").disabled = !picture.position_text;
+}
+
+function showViewNote() {
+  const note = byId("view-note");
+  if (!current) { note.textContent = ""; return; }
+  note.textContent = viewing === null ? (flip ? "the board is turned round" : "")
+    : `move ${viewing} of ${current.ply}: the game goes on at move ${current.ply} (▶| goes back to it)`;
+  byId("analysis-bar").dataset.viewing = viewing === null ? "0" : "1";
+}
+
+// What an agent thinks of the position shown (the server allows it once a game with a person
+// is over, or in a game of agents).
+async function askAbout() {
+  if (!current) return;
+  const params = byId("ask-params").value.trim();
+  const spec = params ? `${byId("ask-agent").value}:${params}` : byId("ask-agent").value;
+  const ply = shownPly();
+  byId("ask").disabled = true;
+  try {
+    const picture = await api("POST", `/api/games/${encodeURIComponent(current.id)}/analyse`, { ply, agent: spec, flip });
+    showError(null);
+    viewing = picture.ply;
+    drawPicture(picture);
+    showThinking({ agent: picture.agent, value_graph: current.value_graph, thinking_on_board: true }, true);
+    showHistory(current);
+    showViewNote();
+    updateControls();
+  } catch (error) {
+    showError(error);
+  } finally {
+    byId("ask").disabled = false;
+  }
+}
+
+async function copyPosition() {
+  const text = byId("position-text").value;
+  byId("position-box").open = true;
+  byId("position-text").select();
+  try { await navigator.clipboard.writeText(text); } catch (e) { document.execCommand("copy"); }
+}
+
+// The buttons, from the game shown and whether this page waits for the server.
+function updateControls() {
+  const data = current;
+  const waiting = isBusy() || !!(data && data.thinking);
+  const ids = ["undo", "resign", "new", "step", "auto", "move-play", "view-first", "view-back",
+               "view-forward", "view-live", "flip", "ask"];
+  if (!data) {
+    for (const id of ids) byId(id).disabled = true;
+    return;
+  }
+  byId("view-first").disabled = byId("view-back").disabled = shownPly() === 0;
+  byId("view-forward").disabled = byId("view-live").disabled = viewing === null;
+  byId("flip").disabled = false;
+  byId("ask").disabled = false;
+  const agentTurn = !data.over && data.to_move_kind === "agent";
+  byId("undo").disabled = waiting || !data.can_undo;
+  byId("resign").disabled = waiting || data.over || data.humans.length === 0;
+  byId("new").disabled = waiting;
+  byId("step").disabled = waiting || !agentTurn || !!autoTimer;
+  byId("auto").disabled = data.over || (!autoTimer && (waiting || !agentTurn));  // Pause stays open
+  byId("move-play").disabled = !canMove();
+  byId("move-text").dataset.closed = canMove() ? "0" : "1";
+  for (const button of byId("extra-moves").querySelectorAll("button")) button.disabled = !canMove();
+}
+
+// Each seat's clock; the running one counts down here between the server's words (the server
+// keeps the time: a flag falls there, and the page shows it).
+function showClocks(data) {
+  const box = byId("clocks");
+  if (clockTick) clearInterval(clockTick);
+  clockTick = null;
+  box.hidden = !data.clocks;
+  if (!data.clocks) return;
+  const clocks = data.clocks;
+  const received = performance.now();
+  box.innerHTML = "";
+  box.title = `clocks: ${clocks.text}`;
+  const faces = clocks.left.map((left, seat) => {
+    const face = el("span", { class: `clock side-${seat}`, "data-seat": seat,
+      "data-running": clocks.running === seat ? "1" : "0", "data-flagged": clocks.flagged === seat ? "1" : "0" });
+    box.append(face);
+    return face;
+  });
+  const draw = () => {
+    clocks.left.forEach((left, seat) => {
+      const now = clocks.running === seat ? Math.max(0, left - (performance.now() - received) / 1000) : left;
+      faces[seat].textContent = `${data.names[seat]} ${clockText(now)}`;
+      faces[seat].dataset.low = now < 10 ? "1" : "0";
+    });
+  };
+  draw();
+  if (clocks.running !== null && clocks.running !== undefined) clockTick = setInterval(draw, 100);
+}
+
+function clockText(seconds) {
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds - 60 * minutes;
+  return `${minutes}:${rest < 10 ? "0" : ""}${rest.toFixed(1)}`;
+}
+
+// "black (mcts) is thinking… 1.2 s" with a Stop button, while an agent searches.
+function showThinkingNow(thinking) {
+  const box = byId("thinking-now");
+  if (!thinking) {
+    box.hidden = true;
+    if (thinkingTick) clearInterval(thinkingTick);
+    thinkingTick = null;
+    return;
+  }
+  thinkingFrom = performance.now() - 1000 * thinking.elapsed;
+  const tick = () => {
+    const seconds = (performance.now() - thinkingFrom) / 1000;
+    byId("thinking-text").textContent = `${thinking.name} (${thinking.spec}) is thinking… ${seconds.toFixed(1)} s`;
+  };
+  tick();
+  if (box.hidden) byId("stop").disabled = false;
+  box.hidden = false;
+  if (!thinkingTick) thinkingTick = setInterval(tick, 100);
 }
 
 // An agent's report as text: numbers rounded, a move -> count table as `d3 40, c4 30`.
@@ -237,7 +605,7 @@ function infoText(value) {
   return String(value);
 }
 
-function showThinking(data) {
+function showThinking(data, asked) {
   const info = byId("agent-info");
   const graph = byId("value-graph");
   const kinds = byId("heat-kind");
@@ -245,14 +613,16 @@ function showThinking(data) {
   graph.innerHTML = data && data.value_graph ? data.value_graph : "";
   const agent = data ? data.agent : null;
   kinds.innerHTML = "";
+  kinds.hidden = true;
   if (!agent) {
     info.textContent = "No agent has moved yet.";
     return;
   }
   for (const kind of agent.heat_kinds) kinds.append(el("option", { value: kind, text: kind }));
   kinds.hidden = agent.heat_kinds.length < 2;
-  info.append(el("div", { class: "played", text: `${agent.spec} (${agent.name}, seat ${agent.seat}) played ` +
-    `${agent.move} after ${agent.seconds.toFixed(3)} s of thinking` }));
+  info.append(el("div", { class: "played", text: asked
+    ? `${agent.spec}, asked about move ${viewing} for ${agent.name} (seat ${agent.seat}), would play ${agent.move} after ${agent.seconds.toFixed(3)} s of thinking`
+    : `${agent.spec} (${agent.name}, seat ${agent.seat}) played ${agent.move} after ${agent.seconds.toFixed(3)} s of thinking` }));
   if (typeof agent.value === "number") {
     info.append(el("div", { text: `value for ${agent.name}: ${infoText(agent.value)}` }));
   }
@@ -286,13 +656,19 @@ function showThinkingLayers() {
 function showHistory(data) {
   const list = byId("history-list");
   list.innerHTML = "";
-  for (const move of data.moves) {
+  data.moves.forEach((move, index) => {
     const time = move.seconds !== null && move.seconds !== undefined ? ` (${move.seconds.toFixed(2)} s)` : "";
-    list.append(el("li", { class: `side-${move.mover}`, text: `${move.name}: ${move.text}${time}` }));
-  }
-  if (list.lastElementChild) {
-    list.lastElementChild.classList.add("current");
-    list.lastElementChild.scrollIntoView({ block: "nearest" });
+    // A click shows the position after that move (the analysis board).
+    list.append(el("li", { class: `side-${move.mover}`, "data-ply": index + 1, title: "show the position after this move",
+                           onclick: () => viewPly(index + 1), text: `${move.name}: ${move.text}${time}` }));
+  });
+  const shown = viewing === null ? list.lastElementChild : list.children[viewing - 1];
+  if (shown) {
+    shown.classList.add("current");
+    if (viewing === null) list.scrollTop = list.scrollHeight;  // the list scrolls, never the page
+    else if (shown.offsetTop < list.scrollTop || shown.offsetTop > list.scrollTop + list.clientHeight - 20) {
+      list.scrollTop = shown.offsetTop - list.clientHeight / 2;
+    }
   }
 }
 
@@ -317,6 +693,7 @@ function markMovable() {
     if (starts.has(index)) cell.dataset.movable = "1"; else delete cell.dataset.movable;
     if (singles.has(index)) cell.dataset.place = "1"; else delete cell.dataset.place;
   }
+  updateControls();
 }
 
 function moveButton(move) {
@@ -339,12 +716,12 @@ function choose(moves) {
   const extra = byId("extra-moves");
   extra.innerHTML = "";
   for (const move of moves) extra.append(moveButton(move));
+  updateControls();
 }
 
 function onBoardClick(event) {
   const node = event.target.closest("g.cell");
-  if (!node || !current || current.over || current.to_move_kind !== "human") return;
-  if (document.body.dataset.busy === "1") return;
+  if (!node || !canMove()) return;  // while an agent thinks, a click does nothing
   const cell = parseInt(node.dataset.cell, 10);
   const single = current.legal.filter((m) => m.cells.length === 1 && m.cells[0] === cell);
   const starting = current.legal.filter((m) => m.cells.length >= 2 && m.cells[0] === cell);

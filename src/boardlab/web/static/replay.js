@@ -1,4 +1,7 @@
 // The replay page: stored arena games rebuilt by the server from seed and actions.
+// Addresses: /replay?game=N opens stored game N at its end, &ply=K at move K (the address
+// follows the steps); /replay?tournament=T lists tournament T's games (the Tournaments page
+// links there).
 "use strict";
 
 const PAGE = 50;
@@ -6,6 +9,11 @@ let offset = 0;
 let total = 0;
 let game = null;     // the stored game as last fetched
 let timer = null;
+let wanted = null;   // the ply last asked for: quick clicks step from there, not from the one shown
+let asked = 0;       // requests made; only the latest one's answer is shown
+let pending = 0;     // requests on their way
+const address = new URLSearchParams(location.search);
+const tournament = /^\d+$/.test(address.get("tournament") || "") ? parseInt(address.get("tournament"), 10) : null;
 
 async function init() {
   const info = await api("GET", "/api/db");
@@ -22,19 +30,34 @@ async function init() {
   document.getElementById("prev-page").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); list(); });
   document.getElementById("next-page").addEventListener("click", () => { if (offset + PAGE < total) { offset += PAGE; list(); } });
   document.getElementById("first").addEventListener("click", () => go(0));
-  document.getElementById("back").addEventListener("click", () => game && go(game.ply - 1));
-  document.getElementById("forward").addEventListener("click", () => game && go(game.ply + 1));
+  document.getElementById("back").addEventListener("click", () => game && go(stepFrom() - 1));
+  document.getElementById("forward").addEventListener("click", () => game && go(stepFrom() + 1));
   document.getElementById("last").addEventListener("click", () => game && go(game.plies));
   document.getElementById("ply").addEventListener("input", (e) => go(parseInt(e.target.value, 10)));
   document.getElementById("auto").addEventListener("click", toggleAuto);
+  if (tournament !== null) {
+    document.getElementById("filter").disabled = true;
+    document.getElementById("scope").append(`Games of tournament ${tournament} (`,
+      el("a", { href: `/tournament#t${tournament}`, text: "its tables" }), "); ",
+      el("a", { href: "/replay", text: "all games" }));
+  }
   await list();
-  const wanted = new URLSearchParams(location.search).get("game");
-  if (wanted !== null) await open(parseInt(wanted, 10), null);
+  const wanted = address.get("game");
+  if (wanted === null) return;
+  const ply = address.get("ply");
+  if (!/^\d+$/.test(wanted) || (ply !== null && !/^\d+$/.test(ply))) {
+    document.getElementById("status").textContent =
+      `There is no stored game ${JSON.stringify(wanted)}${ply !== null ? ` at move ${JSON.stringify(ply)}` : ""}: ` +
+      `stored games are numbered 0 to ${total - 1} in ${info.db}, moves from 0. Pick one in the list.`;
+    return;
+  }
+  await open(parseInt(wanted, 10), ply === null ? null : parseInt(ply, 10));
 }
 
 async function list() {
   const filter = document.getElementById("filter").value;
-  const query = `offset=${offset}&limit=${PAGE}` + (filter ? `&game=${encodeURIComponent(filter)}` : "");
+  const query = `offset=${offset}&limit=${PAGE}` + (filter ? `&game=${encodeURIComponent(filter)}` : "") +
+    (tournament !== null ? `&tournament=${tournament}` : "");
   const data = await api("GET", `/api/db/games?${query}`);
   total = data.total;
   const body = document.querySelector("#game-list tbody");
@@ -53,31 +76,48 @@ async function list() {
 
 async function open(number, ply) {
   stopAuto();
+  wanted = null;
   await fetchFrame(number, ply);
 }
 
+function stepFrom() { return wanted === null ? game.ply : wanted; }
+
 async function fetchFrame(number, ply) {
   document.body.dataset.busy = "1";
+  pending += 1;
   try {
     const query = ply === null || ply === undefined ? "" : `?ply=${ply}`;
-    game = await api("GET", `/api/db/games/${number}${query}`);
+    const request = ++asked;
+    const frame = await api("GET", `/api/db/games/${number}${query}`);
+    if (request !== asked) return;  // a later step is on its way
+    game = frame;
+    wanted = null;
     showError(null);
     show();
   } catch (error) {
     showError(error);
+    if (!game) document.getElementById("status").textContent = `Stored game ${number} cannot be shown: see the message.`;
     stopAuto();
   } finally {
-    document.body.dataset.busy = "0";
+    pending -= 1;
+    if (pending === 0) document.body.dataset.busy = "0";
   }
 }
 
 function go(ply) {
   if (!game) return;
   ply = Math.max(0, Math.min(game.plies, ply));
-  if (ply !== game.ply) return fetchFrame(game.number, ply);
+  wanted = ply;
+  if (ply !== game.ply || pending > 0) return fetchFrame(game.number, ply);
 }
 
 function show() {
+  // The address names what is shown, so that a reload or a link opens it again.
+  const here = new URLSearchParams();
+  if (tournament !== null) here.set("tournament", tournament);
+  here.set("game", game.number);
+  if (game.ply !== game.plies) here.set("ply", game.ply);
+  history.replaceState(null, "", `/replay?${here}`);
   const board = document.getElementById("board");
   showBoard(board, game);
   board.dataset.ply = game.ply;

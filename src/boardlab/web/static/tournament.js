@@ -11,9 +11,13 @@ async function init() {
   const tournaments = await api("GET", "/api/db/tournaments");
   status.textContent = `${info.db}: ${tournaments.length} tournament(s). Cells: the row agent's win rate / score against the column agent, then wins-draws-losses.`;
   const box = document.getElementById("tournaments");
-  for (const t of tournaments) {
+  tournaments.forEach((t, number) => {
     const limit = t.time_per_move === null ? "no time limit" : `${t.time_per_move} s a move`;
-    box.append(el("h3", { text: `${t.game}: ${t.games_per_pair} games a pair, seed ${t.seed}, ${limit} (${t.stored_games} games stored)` }));
+    // Each tournament has an address (/tournament#tN) and its games one in Replay.
+    box.append(el("h3", { id: `t${number}` },
+      el("a", { href: `#t${number}`, class: "anchor", text: `#${number} ` }),
+      `${t.game}: ${t.games_per_pair} games a pair, seed ${t.seed}, ${limit} (${t.stored_games} games stored; `,
+      el("a", { href: `/replay?tournament=${number}`, class: "games", text: "replay them" }), ")"));
     const cross = el("table", { class: "results cross" });
     cross.append(el("tr", {}, el("th", { text: "" }), ...t.agents.map((a) => el("th", { text: a })), el("th", { text: "total" })));
     t.agents.forEach((agent, i) => {
@@ -34,11 +38,12 @@ async function init() {
     const ratings = el("table", { class: "results ratings" });
     ratings.append(el("tr", {}, ...["agent", "Elo", "95% interval"].map((h) => el("th", { text: h }))));
     for (const r of t.ratings) {
-      ratings.append(el("tr", {}, el("td", { text: r.agent }), el("td", { text: r.elo.toFixed(0) }),
-        el("td", { text: `${r.ci95[0].toFixed(0)} .. ${r.ci95[1].toFixed(0)}` })));
+      ratings.append(el("tr", {}, el("td", { text: r.agent }), el("td", { text: fixed(r.elo, 0) }),
+        el("td", { text: `${fixed(r.ci95[0], 0)} .. ${fixed(r.ci95[1], 0)}` })));
     }
     box.append(ratings);
-  }
+  });
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }
 
 init().catch(showError);
