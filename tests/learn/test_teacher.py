@@ -50,6 +50,7 @@ def test_each_label_is_the_search_on_that_position():
     assert labels.planes.dtype == np.float16 and labels.planes.shape[1:] == (
         game.initial_state(0).encode(0).shape)
     assert set(np.unique(labels.result)) <= {-1.0, 0.0, 1.0}
+    assert set(np.unique(labels.mover)) == {0, 1}  # both seats are labelled
     # every game of the shard is there, in order, and the results are one game's throughout
     assert list(np.unique(labels.game)) == list(range(stats.games))
     for g in range(stats.games):
@@ -66,7 +67,7 @@ def test_a_dataset_round_trips_through_its_shards(tmp_path):
     again = read_shard(shard_path(tmp_path / "data", 1))
     write_shard(tmp_path, 7, again)
     copied = read_shard(shard_path(tmp_path, 7))
-    for name in ("planes", "action", "score", "result", "game"):
+    for name in ("planes", "action", "score", "result", "game", "mover"):
         assert np.array_equal(getattr(copied, name), getattr(again, name)), name
     # games are numbered across shards, so a held-out split can go by whole games
     assert labels.game.max() + 1 == report.games
@@ -115,7 +116,7 @@ def test_a_killed_labelling_run_resumes_to_the_same_dataset(tmp_path):
     assert existing_shards(broken) == shards
     for shard in shards:
         a, b = read_shard(shard_path(whole, shard)), read_shard(shard_path(broken, shard))
-        for name in ("planes", "action", "score", "result", "game"):
+        for name in ("planes", "action", "score", "result", "game", "mover"):
             assert np.array_equal(getattr(a, name), getattr(b, name)), (shard, name)
 
 
@@ -144,7 +145,8 @@ def labels_of(score, result, game=None) -> Labels:
     n = len(score)
     return Labels(np.zeros((n, 1), np.float16), np.zeros(n, np.int32),
                   np.asarray(score, np.float32), np.asarray(result, np.float32),
-                  np.asarray(game if game is not None else range(n), np.int32))
+                  np.asarray(game if game is not None else range(n), np.int32),
+                  np.zeros(n, np.int8))
 
 
 def test_scores_squash_to_values_and_found_wins_are_whole():
@@ -187,7 +189,7 @@ def test_the_warm_start_lowers_the_loss_on_held_out_teacher_games(tmp_path):
     trainer = AlphaZeroTrainer(game, AlphaZeroTraining(
         teacher=str(tmp_path / "data"), distill_steps=250, batch=64, lr=3e-3, workers=1),
         {"channels": 16, "blocks": 1}, seed=0)
-    trainer.advance(1)  # iteration 1 is the supervised start: no self-play
+    trainer.train_until(1)  # iteration 1 is the supervised start: no self-play
     held = trainer.held_out
     assert trainer.progress.episodes == 1 and trainer.distilled and trainer.progress.env_steps == 0
     assert held["after_policy_loss"] < held["before_policy_loss"] - 0.5

@@ -103,18 +103,23 @@ class Labels:
     """The game's result for the mover: 1, 0 or -1 (float32)."""
     game: np.ndarray
     """Which game of the shard the position is from (int32): held-out splits go by game."""
+    mover: np.ndarray
+    """The seat that moved (int8): a network whose input is seen from the mover's seat may
+    need it to place the move (-1 in shards written before it was recorded)."""
 
     def __len__(self) -> int:
         return len(self.action)
 
     @staticmethod
     def join(parts: list["Labels"]) -> "Labels":
-        return Labels(*(np.concatenate([getattr(p, name) for p in parts])
-                        for name in ("planes", "action", "score", "result", "game")))
+        return Labels(*(np.concatenate([getattr(p, name) for p in parts]) for name in FIELDS))
 
     def take(self, rows: np.ndarray) -> "Labels":
-        return Labels(self.planes[rows], self.action[rows], self.score[rows], self.result[rows],
-                      self.game[rows])
+        return Labels(*(getattr(self, name)[rows] for name in FIELDS))
+
+
+FIELDS = ("planes", "action", "score", "result", "game", "mover")
+"""The arrays of a shard, in `Labels` order."""
 
 
 @dataclass
@@ -152,6 +157,7 @@ def label_shard(game_spec: str, settings: TeacherSettings, shard: int) -> tuple[
     scores: list[float] = []
     results: list[float] = []
     games: list[int] = []
+    moved: list[int] = []
     stats = ShardStats()
     while len(actions) < settings.shard_positions:
         game_seed = derive_seed(settings.seed, "shard", shard, "game", stats.games)
@@ -159,13 +165,14 @@ def label_shard(game_spec: str, settings: TeacherSettings, shard: int) -> tuple[
                                     scores)
         results.extend(decided[mover] for mover in movers)
         games.extend([stats.games] * len(movers))
+        moved.extend(movers)
         stats.games += 1
         stats.decided += int(any(value != 0 for value in decided))
     stats.positions = len(actions)
     stats.seconds = time.perf_counter() - started
     labels = Labels(np.stack(planes).astype(np.float16), np.array(actions, np.int32),
                     np.array(scores, np.float32), np.array(results, np.float32),
-                    np.array(games, np.int32))
+                    np.array(games, np.int32), np.array(moved, np.int8))
     return labels, stats
 
 
@@ -217,15 +224,18 @@ def write_shard(folder: Path, shard: int, labels: Labels) -> None:
     target = shard_path(folder, shard)
     partial = target.with_suffix(".partial.npz")
     np.savez_compressed(partial, planes=labels.planes, action=labels.action,
-                        score=labels.score, result=labels.result, game=labels.game)
+                        score=labels.score, result=labels.result, game=labels.game,
+                        mover=labels.mover)
     os.replace(partial, target)
 
 
 def read_shard(path: Path) -> Labels:
     try:
         with np.load(path) as data:
+            mover = (data["mover"] if "mover" in data.files
+                     else np.full(len(data["action"]), -1, np.int8))
             return Labels(data["planes"], data["action"], data["score"], data["result"],
-                          data["game"])
+                          data["game"], mover)
     except (OSError, KeyError, ValueError) as error:
         raise BoardLabError(f"{path} is not a teacher shard ({error}); delete it and rerun "
                             f"`boardlab teach` to label it again") from None
