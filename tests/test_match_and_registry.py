@@ -73,9 +73,9 @@ def test_same_seed_same_game_different_seed_different_game(game):
 
 
 def test_spec_strings_build_agents_with_typed_parameters(game):
-    agent = make_agent("minimax:depth=2,eval=seed-minimax-boxed,tt=false", game)
+    agent = make_agent("minimax:depth=2,eval=course-minimax-boxed,tt=false", game)
     assert agent.settings.depth == 2 and agent.settings.tt is False
-    assert agent.eval_name == "seed-minimax-boxed"
+    assert agent.eval_name == "course-minimax-boxed"
 
 
 @pytest.mark.parametrize("spec, complaint", [

@@ -20,14 +20,14 @@ from .core.numbers import number_text
 from .core.perft import perft
 
 def seeds_line() -> str:
-    """The seed projects of the installed games (each declares its own, `Game.seed_project`),
+    """The course projects of the installed games (each declares its own, `Game.course_project`),
     which the agents' help cites by number; empty when no game declares one."""
     from .core.registry import game_class, game_names
 
     seeds = set()
     for name in game_names():
         try:
-            seeds.add(game_class(name).seed_project)
+            seeds.add(game_class(name).course_project)
         except Exception:  # one broken plug-in must not hide the others (`boardlab games`)
             continue
     seeds.discard("")
@@ -147,16 +147,23 @@ def build_parser() -> argparse.ArgumentParser:
     perft.set_defaults(run=cmd_perft)
 
     replay = commands.add_parser(
-        "replay", help="a stored game's moves; --plot draws its value graph as PNG",
+        "replay", help="a stored game's moves, or a game file played back; --plot draws "
+                       "a stored game's value graph as PNG",
         description="List the games of a results store, or show one game's moves. With "
                     "--plot, an agent (--agent) judges every position of the game and its "
-                    "values, from seat 0's side, are drawn over the game with matplotlib.")
-    replay.add_argument("db", help="SQLite results store (boardlab arena / boardlab serve)")
+                    "values, from seat 0's side, are drawn over the game with matplotlib. "
+                    "Given a game file (the moves the browser's Download moves saves, "
+                    "docs/web.md), it plays the moves back and prints the final position.")
+    replay.add_argument("db", help="SQLite results store (boardlab arena / boardlab serve), "
+                                   "or a game file (moves.txt from the browser)")
     replay.add_argument("number", nargs="?", type=int, default=None,
                         help="the stored game's number (as listed without it)")
     replay.add_argument("--plot", default=None, metavar="PNG", help="write the value graph")
     replay.add_argument("--agent", default="mcts:sims=200",
                         help="the agent that judges each position (default mcts:sims=200)")
+    replay.add_argument("--position", action="store_true",
+                        help="a game file: print only its final position, in the game's text "
+                             "notation")
     replay.set_defaults(run=cmd_replay)
 
     new_agent = commands.add_parser("new-agent", help="write a starting agent file to edit")
@@ -471,6 +478,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .interop.gamefile import is_game_file
+
+    if is_game_file(args.db):
+        return replay_game_file(args)
     from .web.results import Results
 
     results = Results(args.db)
@@ -490,6 +501,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.plot:
         plot_values(results, args.number, args.agent, Path(args.plot))
         print(f"value graph written to {args.plot}")
+    return 0
+
+
+def replay_game_file(args: argparse.Namespace) -> int:
+    """`boardlab replay FILE` for a game file: its header, its moves played back (each one
+    checked), the result the file states and what the final position says, and the final
+    position in the game's notation (its text board for a game without one)."""
+    from .interop.gamefile import read, replay
+    from .render import end_reason, player_name
+
+    if args.number is not None or args.plot:
+        raise BoardLabError("replay: a game file is played back whole: give no game number "
+                            "and no --plot (those are for a results store)")
+    file = read(Path(args.db).read_text(encoding="utf-8"))
+    movers: list[int] = []
+    state = replay(file, movers)
+    try:
+        position = state.to_text()
+    except NotImplementedError:
+        position = None
+    if args.position:
+        print(position if position is not None else str(state))
+        return 0
+    seats = ", ".join(f"{file.sides[seat] if seat < len(file.sides) else f'seat {seat}'} "
+                      f"{spec}" for seat, spec in enumerate(file.seats))
+    print(f"{file.game}, seed {file.seed}: {seats}")
+    names = [player_name(state.game, seat) for seat in range(state.game.num_players)]
+    for number, ((move, outcomes), mover) in enumerate(zip(file.moves, movers), 1):
+        chance = "".join(f" → {outcome}" for outcome in outcomes)
+        print(f"{number:4}. {names[mover]}: {move}{chance}")
+    stated = file.result if not file.reason or file.reason in file.result \
+        else f"{file.result} ({file.reason})"
+    print(f"result: {stated}")
+    if state.is_terminal():
+        reason = end_reason(state)
+        print(f"the final position: over, returns {list(state.returns())}"
+              + (f" ({reason})" if reason else ""))
+    elif file.forfeit is not None:
+        print(f"the final position: not over; seat {file.forfeit} forfeited")
+    else:
+        print("the final position: the game goes on")
+    print("final position:" if position is not None else "final position (this game has "
+          "no text notation):")
+    print(position if position is not None else str(state))
     return 0
 
 

@@ -114,10 +114,107 @@ def test_a_file_from_before_arch_is_the_seeds_network(game, tmp_path):
         del payload["architecture"][key]
     torch.save(payload, tmp_path / "old.pt")
     agent = make_agent(f"dqn:weights={tmp_path / 'old.pt'},arch=conv", game)
-    assert agent.settings.arch == "seed" and agent.settings.hidden == 16
+    assert agent.settings.arch == "mlp" and agent.settings.hidden == 16
+
+
+def test_a_file_recording_the_archs_first_name_loads_as_mlp(game, tmp_path):
+    """`seed` was the fully connected arch's first name: files and specs that say it mean mlp."""
+    import torch
+    make_agent("dqn:weights=none,hidden=16", game).save(tmp_path / "old.pt")
+    payload = torch.load(tmp_path / "old.pt", weights_only=True)
+    payload["architecture"]["arch"] = "seed"
+    torch.save(payload, tmp_path / "old.pt")
+    assert make_agent(f"dqn:weights={tmp_path / 'old.pt'}", game).settings.arch == "mlp"
+    assert make_agent("dqn:weights=none,arch=seed", game).settings.arch == "mlp"
 
 
 def test_an_unknown_arch_is_refused_in_one_line(game):
     with pytest.raises(BoardLabError, match="arch") as caught:
         make_agent("dqn:weights=none,arch=transformer", game)
     assert "\n" not in str(caught.value)
+
+
+def _material_q(states, players):
+    """A stand-in network: every action of t is worth 0.01 x (the mover's face-up strengths
+    - the other side's), so a leaf's value depends on what a reveal showed."""
+    rows = []
+    for state, player in zip(states, players):
+        own = sum(abs(c) for c in state.board if 0 < abs(c) < 9 and (c > 0) == (player == 0))
+        other = sum(abs(c) for c in state.board if 0 < abs(c) < 9 and (c > 0) != (player == 0))
+        rows.append(np.full(280, 0.01 * (own - other)))
+    return np.array(rows)
+
+
+def test_two_ply_lookahead_averages_both_plies_chance_exactly(game):
+    """The dog on b2 may attack the face-down piece on b3 (cat, tiger or lion, 1/3 each) or
+    step aside; the other side's replies are reveals, chance again. By hand, with the DQN
+    reward (move +0.05, reveal +0.1, capture +0.2 x strength, lost -0.3, loss -10), gamma 0.99
+    and `_material_q` at the leaves:
+    - b2-b3: the cat (1/3) is taken, +0.4; the reply reveals g7 or h7 (tiger or lion, 1/2
+      each): 0.1 + 0.99 x mean(-(0.03 - 0.06), -(0.03 - 0.07)) = 0.13465 for the replier.
+      The tiger or the lion (2/3) takes the dog, the last piece: -0.3 - 10, game over.
+      Score: (0.4 - 0.99 x 0.13465) / 3 - 2 x 10.3 / 3.
+    - b2-a2: +0.05; each reveal shows cat, tiger or lion (1/3 each) and leaves the dog's side
+      0.01 x (3 - k) to move: 0.1 + 0.99 x 0.01 x (mean(k) - 3) = 0.1198 for the replier.
+      Score: 0.05 - 0.99 x 0.1198."""
+    state = game.state_from_text("6xx/8/8/8/1x6/1D6/8 0 0 - ctl")
+    agent = DQNAgent(game, weights="none", lookahead=2)
+    agent.q_values = _material_q
+    scores = dict(zip(map(state.action_to_str, state.legal_actions()),
+                      agent.lookahead_scores(state)))
+    assert scores["b2-b3"] == pytest.approx((0.4 - 0.99 * 0.13465) / 3 - 2 * 10.3 / 3)
+    assert scores["b2-a2"] == pytest.approx(0.05 - 0.99 * 0.1198)
+    assert state.action_to_str(agent.act(state, Clock())) != "b2-b3"
+
+
+def test_lookahead_scores_match_a_plain_enumeration_of_two_plies(game):
+    """Any position, the real network: the search equals nested loops over the game's own
+    chance outcomes and single-position forwards."""
+    agent = DQNAgent(game, weights="none", seed=5, lookahead=2)
+    reward = agent.reward
+    state = game.state_from_text("x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe")
+
+    def resolved(state, action):
+        child = state.child(action)
+        if child.current_player() >= 0:
+            return [(1.0, child)]
+        return [(p, child.child(k)) for k, p in child.chance_outcomes()]
+
+    def q_max(leaf):
+        q = agent.q_values([leaf], [leaf.current_player()])[0]
+        return max(q[b] for b in leaf.legal_actions())
+
+    expected = []
+    for action in state.legal_actions():
+        total = 0.0
+        for p, after in resolved(state, action):
+            best_reply = 0.0
+            if not after.is_terminal():
+                best_reply = max(
+                    sum(p2 * (reward(after, reply, leaf)
+                              - (0.0 if leaf.is_terminal() else 0.99 * q_max(leaf)))
+                        for p2, leaf in resolved(after, reply))
+                    for reply in after.legal_actions())
+            total += p * (reward(state, action, after) - 0.99 * best_reply)
+        expected.append(total)
+    assert np.allclose(agent.lookahead_scores(state), expected, atol=1e-5)
+
+
+def test_a_weights_file_records_the_lookahead_and_a_spec_overrides_it(game, tmp_path):
+    DQNAgent(game, weights="none", hidden=16, lookahead=2).save(tmp_path / "two.pt")
+    assert make_agent(f"dqn:weights={tmp_path / 'two.pt'}", game).lookahead == 2
+    assert make_agent(f"dqn:weights={tmp_path / 'two.pt'},lookahead=0", game).lookahead == 0
+    with pytest.raises(BoardLabError, match="lookahead must be 0..4"):
+        make_agent("dqn:weights=none,lookahead=9", game)
+
+
+@pytest.mark.parametrize("name", ["reversi", "jungle-classic"])
+def test_two_ply_lookahead_plays_the_other_learning_games(name):
+    other = make_game(name)
+    agent = make_agent("dqn:weights=none,hidden=16,lookahead=2", other)
+    state = other.initial_state(0)
+    for _ in range(3):
+        action = agent.act(state, Clock())
+        assert action in state.legal_actions()
+        assert agent.last_info()["heat"]["2-ply score"]
+        state = state.child(action)

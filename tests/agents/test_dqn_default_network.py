@@ -23,21 +23,23 @@ def test_a_fresh_network_takes_the_games_default_unless_arch_is_named():
     assert (fresh.settings.arch, fresh.settings.conv_layers, fresh.settings.channels) == \
         ("conv", 2, 8)
     assert fresh.network.convolutions[0].out_channels == 8
-    named = make_agent("dqn:weights=none,arch=seed", game)
-    assert named.settings.arch == "seed" and len(named.network.convolutions) == 0
+    named = make_agent("dqn:weights=none,arch=mlp", game)
+    assert named.settings.arch == "mlp" and len(named.network.convolutions) == 0
+    first_name = make_agent("dqn:weights=none,arch=seed", game)  # mlp's first name
+    assert first_name.settings.arch == "mlp" and len(first_name.network.convolutions) == 0
 
 
 def test_without_a_default_the_seeds_network_is_built():
     game = with_default(make_game("jungle"), "")
-    assert make_agent("dqn:weights=none", game).settings.arch == "seed"
+    assert make_agent("dqn:weights=none", game).settings.arch == "mlp"
 
 
 def test_naming_a_non_default_arch_looks_for_its_own_shipped_file():
     game = with_default(make_game("jungle"), "arch=conv,conv_layers=2,channels=8")
     with pytest.raises(BoardLabError) as error:
-        make_agent("dqn:arch=seed", game)
+        make_agent("dqn:arch=mlp", game)
     message = str(error.value)
-    assert "jungle-dqn-seed.pt" in message and "--params arch=seed" in message
+    assert "jungle-dqn-mlp.pt" in message and "--params arch=mlp" in message
     assert "\n" not in message
 
 
@@ -50,4 +52,4 @@ def test_a_bad_default_is_a_one_line_error_naming_the_game():
 def test_training_builds_the_default_network():
     _, trainer = build_trainer("jungle", "dqn", "envs=2,buffer=100")
     kit_default = trainer.game.learning_kit().dqn_network
-    assert trainer.agent.settings.arch == ("conv" if "arch=conv" in kit_default else "seed")
+    assert trainer.agent.settings.arch == ("conv" if "arch=conv" in kit_default else "mlp")

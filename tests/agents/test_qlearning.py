@@ -111,3 +111,50 @@ def test_transition_fallback_sees_the_reply_that_takes_the_capturer(game):
     assert worst_reply(after, 0, reward) == pytest.approx(-8 * 1.5)  # the dog, V = 1.5
     quiet = state.child(state.str_to_action("h1-g1"))
     assert worst_reply(quiet, 0, reward) == 0.0
+
+
+def test_a_table_records_its_key_and_a_spec_naming_another_is_refused(game, tmp_path):
+    agent = QLearningAgent(game, weights="none", key="features")
+    state = game.state_from_text("x6x/8/6t1/8/2c5/2D5/X6X 0 3 RE dw")
+    take = state.str_to_action("c2-c3")
+    agent.learn(state, take, 10.0, state.child(take), done=True)
+    agent.table.save(tmp_path / "features.npz", "jungle", min_visits=1)
+    loaded = make_agent(f"qlearning:weights={tmp_path / 'features.npz'}", game)
+    assert loaded.table.key == "features" and loaded.table.q == agent.table.q
+    with pytest.raises(BoardLabError, match="filed under the key 'features', not 'exact'"):
+        make_agent(f"qlearning:weights={tmp_path / 'features.npz'},key=exact", game)
+    with pytest.raises(BoardLabError, match="no table key 'board'"):
+        make_agent("qlearning:weights=none,key=board", game)
+    QTable().save(tmp_path / "exact.npz", "jungle")
+    assert make_agent(f"qlearning:weights={tmp_path / 'exact.npz'}", game).table.key == "exact"
+    agent.table.key_version = 0  # filed under an earlier definition of the features
+    agent.table.save(tmp_path / "old.npz", "jungle", min_visits=1)
+    with pytest.raises(BoardLabError, match="version 0 of the key 'features'") as error:
+        make_agent(f"qlearning:weights={tmp_path / 'old.npz'}", game)
+    assert "old.npz" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_feature_table_plays_a_position_it_never_saw(game):
+    """Learnt once (the dog takes the cat), the capture is found again elsewhere on the
+    board: a table hit where the exact table has no row."""
+    here = game.state_from_text("x6x/8/6t1/8/2c5/2D5/X6X 0 3 RE dw")
+    there = game.state_from_text("x6x/8/8/4c3/4D3/8/X5tX 0 3 RE dw")
+    features = QLearningAgent(game, weights="none", key="features")
+    exact = QLearningAgent(game, weights="none", key="exact")
+    take = here.str_to_action("c2-c3")
+    for agent in (features, exact):
+        agent.learn(here, take, 10.0, here.child(take), done=True)
+    assert there.action_to_str(features.act(there, Clock())) == "e3-e4"
+    exact.act(there, Clock())
+    assert features.stats["table_hits"] == 1 and exact.stats["table_hits"] == 0
+
+
+def test_a_checkpoint_is_resumed_only_under_its_own_key(game, tmp_path):
+    from boardlab.learn.qlearning import QLearningTrainer
+
+    features = QLearningTrainer(game, agent_params={"key": "features"})
+    features.save_checkpoint(tmp_path / "run.ckpt", {"episodes": 0, "env_steps": 0,
+                                                     "updates": 0, "seconds": 0.0})
+    QLearningTrainer(game, agent_params={"key": "features"}).load_checkpoint(tmp_path / "run.ckpt")
+    with pytest.raises(BoardLabError, match="filed under the table key 'features'"):
+        QLearningTrainer(game).load_checkpoint(tmp_path / "run.ckpt")

@@ -108,9 +108,11 @@ def test_spec_strings_carry_settings_and_evaluator_weights():
                                         parse_param("scale=0:20")])
     assert space.start == {"place_bias": 0.2, "scale": 10.0}
     spec = space.spec({"place_bias": 0.35, "scale": 12.0})
-    assert spec == "greedy:eval=greedy/place_bias=0.35/scale=12"
+    assert spec == "greedy:eval=location-value/place_bias=0.35/scale=12"
     agent = make_agent(spec, game)
-    assert agent.eval_name == "greedy/place_bias=0.35/scale=12"
+    assert agent.eval_name == "location-value/place_bias=0.35/scale=12"
+    assert make_agent("greedy:eval=greedy/place_bias=0.35/scale=12", game).eval_name == \
+        agent.eval_name  # the weights still follow the evaluator's first name
     depth = AgentSpace(game, "minimax:depth=2,eval=minimax", [parse_param("depth=1:3")])
     assert depth.start == {"depth": 2}
     assert depth.spec({"depth": 3}) == "minimax:depth=3,eval=minimax"
@@ -129,7 +131,7 @@ def test_tune_command_prints_a_spec_that_rebuilds_the_tuned_agent(tmp_path, caps
     assert f"best:  {best}" in printed and "round 1  place_bias 0.2 -> 0.7" in printed
     assert "validate: best vs start over 4 games" in printed or "nothing kept" in printed
     agent = make_agent(best, make_game("sequence"))
-    assert agent.eval_name.startswith("greedy")
+    assert agent.eval_name.startswith("location-value")
     # run again: every game is in the store, so the same climb ends at the same spec
     again = tune("sequence", "greedy", [parse_param("PLACE_BIAS=-1:1"),
                                         parse_param("scale=0:20")], rounds=1, games=2,

@@ -81,6 +81,13 @@ BODIES = {
                                                 "action": st.one_of(st.none(), NUMBERS)}),
     "resign": st.fixed_dictionaries({}, optional={"seat": st.one_of(st.none(), NUMBERS)}),
     "new": st.fixed_dictionaries({}, optional={"seed": st.one_of(st.none(), NUMBERS)}),
+    # an agent asked about a position: short clocks keep a fuzzed search short
+    "analyse": st.fixed_dictionaries(
+        {"ply": NUMBERS, "agent": SEATS},
+        optional={"seconds": st.one_of(st.none(), st.floats(-1, 0.05), NUMBERS),
+                  "flip": st.one_of(st.booleans(), NUMBERS), "line": st.lists(MOVES, max_size=3)}),
+    "line": st.fixed_dictionaries({"ply": NUMBERS}, optional={
+        "moves": st.one_of(st.lists(MOVES, max_size=4), NUMBERS), "flip": st.booleans()}),
 }
 
 
@@ -103,7 +110,10 @@ def send(client, method: str, path: str, body, params=None):
                           headers={"content-type": "application/json"})
 
 
-GAME_ACTIONS = ["move", "agent-move", "undo", "resign", "new"]
+GAME_ACTIONS = ["move", "agent-move", "undo", "resign", "new", "stop", "analyse", "line"]
+GAME_READS = ["position", "moves.txt"]
+"""GET /api/games/{id}/...: besides these, `events` is a stream that never ends for a game
+that exists, so it is fuzzed with ids of no game (its refusal), below."""
 IDS = st.one_of(st.just("existing"), st.text(max_size=12), st.sampled_from(
     ["..", "%2e%2e", "0", "-1", "a" * 300, "existing/extra", "é", "%00"]))
 
@@ -115,12 +125,19 @@ def test_the_game_api_answers_every_request_with_2xx_or_a_clean_4xx(client, data
     check(created)
     game_id = created.json()["id"] if created.status_code == 201 else "nothing-here"
     for _ in range(4):
-        route = data.draw(st.sampled_from(GAME_ACTIONS + ["get", "delete"]))
+        route = data.draw(st.sampled_from(GAME_ACTIONS + GAME_READS + ["get", "delete",
+                                                                       "events"]))
         which = data.draw(IDS)
         # quoted as a browser would (httpx refuses control characters); '/' and '%' kept
         target = quote(game_id if which == "existing" else which, safe="/%.")
         if route == "get":
             check(client.get(f"/api/games/{target}"))
+        elif route in GAME_READS:
+            params = data.draw(st.dictionaries(st.sampled_from(["ply", "flip", "x"]),
+                                               NUMBERS.map(str), max_size=2))
+            check(client.get(f"/api/games/{target}/{route}", params=params))
+        elif route == "events":
+            check(client.get(f"/api/games/{quote(which, safe='%.')}-not-a-game/events"))
         elif route == "delete":
             check(client.delete(f"/api/games/{target}"))
         else:
@@ -130,6 +147,7 @@ def test_the_game_api_answers_every_request_with_2xx_or_a_clean_4xx(client, data
 
 @fuzz_settings(max_examples=90)
 @given(path=st.sampled_from(["/api/db/games", "/api/db/games/{n}", "/api/db/tournaments",
+                             "/api/db/games/{n}/moves.txt",
                              "/api/db", "/api/games", "/api/agents", "/", "/replay",
                              "/tournament", "/static/{n}", "/api/{n}", "/{n}"]),
        n=st.one_of(NUMBERS.map(str), st.sampled_from(["../../etc/passwd", "..%2f..%2fpyproject"
@@ -147,6 +165,8 @@ FUZZED_ROUTES = {
     *(("post", f"/api/games/{{game_id}}/{action}") for action in GAME_ACTIONS),
     ("get", "/api/db/games"), ("get", "/api/db/games/{number}"), ("get", "/api/db/tournaments"),
     ("get", "/api/db"), ("get", "/api/games"), ("get", "/api/agents"),
+    *(("get", f"/api/games/{{game_id}}/{read}") for read in GAME_READS + ["events"]),
+    ("get", "/api/db/games/{number}/moves.txt"),
 }
 
 

@@ -113,7 +113,7 @@ def test_the_guide_plays_when_drawn_and_never_in_evaluation():
 def test_guide_rate_decays_per_episode_and_survives_a_checkpoint(tmp_path):
     game, trainer = build_trainer(SHORT, "dqn", "guide=random,guide_rate=0.8,guide_decay=0.5,"
                                   "guide_min=0.15,envs=1", opponent="random")
-    trainer.advance(3)
+    trainer.train_until(3)
     assert trainer.guide_rate == pytest.approx(0.15)  # 0.8, 0.4, 0.2, then the floor
     trainer.save_checkpoint(tmp_path / "c.pt", {**trainer.identity(),
                                                 **trainer.progress.to_dict()})
@@ -130,7 +130,7 @@ def test_guided_episodes_win_more_often_than_an_untrained_network():
     def wins(params):
         _, trainer = build_trainer("jungle", "dqn", params + ",envs=5,epsilon=0",
                                    seed=9, opponent="random")
-        trainer.advance(10)
+        trainer.train_until(10)
         return sum(e.returns[e.learner_seats[0]] > 0 for e in trainer.recent)
     assert wins("guide=greedy,guide_rate=1.0,warmup=100000") >= wins("warmup=100000") + 5
 
@@ -146,7 +146,7 @@ def test_bad_n_step_guide_rates_and_envs_are_refused():
 
 def test_a_checkpoint_from_another_network_is_a_one_line_error(tmp_path):
     _, small = build_trainer(SHORT, "dqn", "hidden=16,envs=2,warmup=10", opponent="random")
-    small.advance(2)
+    small.train_until(2)
     small.save_checkpoint(tmp_path / "c.pt", {**small.identity(), **small.progress.to_dict()})
     _, large = build_trainer(SHORT, "dqn", "hidden=32,envs=2", opponent="random")
     with pytest.raises(BoardLabError) as caught:

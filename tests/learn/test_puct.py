@@ -13,7 +13,8 @@ from boardlab import make_game
 torch = pytest.importorskip("torch")
 
 from boardlab.agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch  # noqa
-from boardlab.learn.puct import ArrayForest, frozen, on_planes, pick_move, result_of  # noqa: E402
+from boardlab.learn.puct import (  # noqa: E402
+    ArrayForest, on_planes, pick_move, result_of, traced_for_inference)
 
 
 def positions(game, count, seed):
@@ -129,11 +130,12 @@ def test_the_frozen_network_computes_what_the_module_does():
     planes = torch.from_numpy(game.encode_batch(states, [s.current_player() for s in states]))
     with torch.no_grad():
         logits, values = agent.network.eval()(planes)
-        fast_logits, fast_values = frozen(agent.network, agent.shape)(planes)
+        fast_logits, fast_values = traced_for_inference(agent.network, agent.shape)(planes)
     assert torch.allclose(logits, fast_logits, atol=1e-4)
     assert torch.allclose(values, fast_values, atol=1e-5)
     with torch.no_grad():
-        low_logits, low_values = frozen(agent.network, agent.shape, bfloat16=True)(planes)
+        low_logits, low_values = traced_for_inference(agent.network, agent.shape,
+                                                      bfloat16=True)(planes)
     assert low_logits.dtype == torch.float32
     assert torch.allclose(logits, low_logits, atol=0.05)
     assert torch.allclose(values, low_values, atol=0.05)

@@ -58,7 +58,7 @@ def test_episode_transitions_chain_from_decision_to_decision():
 def test_dqn_loss_falls_on_a_few_hundred_steps():
     game, trainer = build_trainer(SHORT, "dqn", "hidden=64,lr=1e-3,warmup=1000000,envs=4",
                                   opponent="random")
-    trainer.advance(12)  # fills the buffer; the warmup keeps it from updating yet
+    trainer.train_until(12)  # fills the buffer; the warmup keeps it from updating yet
     assert len(trainer.buffer) >= 150 and trainer.progress.updates == 0
     losses = [trainer.update() for _ in range(150)]
     assert np.mean(losses[-25:]) < 0.6 * np.mean(losses[:25])

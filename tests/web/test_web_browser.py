@@ -61,11 +61,19 @@ def click_one_move(page, rng: random.Random) -> None:
     """Play one legal move by clicks chosen among the page's own marks."""
     before = page.get_attribute("#board", "data-ply")
     movable = page.query_selector_all('#board g.cell[data-movable="1"]')
+    cards = page.query_selector_all('#board g.card[data-movable="1"]')  # a draft, say
     buttons = page.query_selector_all("#extra-moves button[data-action]")
-    choices = [("cell", c) for c in movable] + [("button", b) for b in buttons]
+    choices = ([("cell", c) for c in movable] + [("card", c) for c in cards]
+               + [("button", b) for b in buttons])
     assert choices, "it is the person's turn but the page offers nothing to click"
     kind, chosen = rng.choice(choices)
     chosen.click()
+    if kind == "card":  # one move takes that card (it went out), or several: their buttons
+        page.wait_for_function(
+            "(before) => document.getElementById('board').dataset.ply !== before || "
+            "document.getElementById('extra-moves').dataset.choice === '1'", arg=before)
+        if page.get_attribute("#board", "data-ply") == before:
+            rng.choice(page.query_selector_all("#extra-moves button[data-action]")).click()
     if kind == "cell" and page.get_attribute("#board", "data-ply") == before:
         targets = page.query_selector_all('#board g.cell[data-target="1"]')
         if targets:

@@ -14,12 +14,14 @@ Options for seed 001's variants, so other games reuse this file:
 
 Playing: the legal action with the highest Q (illegal actions masked). `masked=false` takes
 the argmax over every action, as the seed's unmasked agent did (an illegal choice forfeits in
-a match; in training it earns the invalid-action penalty). `lookahead=1` adds a one-ply
-search: each legal action a is scored E[r(s, a) - gamma max_b Q_opp(s', b)], the game's DQN
-reward for the ply plus the opponent's best Q after it negated, chance outcomes averaged
-exactly; see docs/learning.md for both figures. A weights file records its trainer's
-`lookahead`, and the agent follows it unless the spec says otherwise (a game's rules page says
-which of its shipped networks search). `DuelingDQNAgent` and
+a match; in training it earns the invalid-action penalty). `lookahead=d` adds an expectimax
+of d plies over the game's reward and the network (`lookahead_scores`): `lookahead=1` scores
+each legal action a by E[r(s, a) - gamma max_b Q_opp(s', b)], the reward of the ply plus the
+opponent's best Q after it negated; `lookahead=2` lets the opponent reply with its own one-ply
+score first, and so on. Chance outcomes (a reveal) are averaged exactly with the game's
+probabilities at every ply; see docs/learning.md for the figures. A weights file records its
+trainer's `lookahead`, and the agent follows it unless the spec says otherwise (a game's rules
+page says which of its shipped networks search). `DuelingDQNAgent` and
 `MiniMaxDuelingDQNAgent` are the same agent with other default weights files
 (models/<game>-dueling-dqn.pt, models/<game>-minimax-dueling-dqn.pt).
 
@@ -50,6 +52,18 @@ MAX_HIDDEN = 4096
 MAX_RESIDUAL_BLOCKS = 64
 """Bounds on the network's size: far above anything trained here (128 wide, 2 blocks), far
 below what would exhaust a laptop's memory."""
+MAX_LOOKAHEAD = 4
+"""The deepest search `lookahead` allows: the tree grows as (actions x chance outcomes) per
+ply, so depth 2 from an opening of reveals may already score thousands of leaves
+(docs/learning.md gives one game's figures)."""
+LEAF_BATCH = 4096
+"""Leaves scored per forward of the search (bounds its memory, not its result)."""
+
+Outcome = tuple[float, float, float, "int | list[list[Outcome]] | None"]
+"""One chance outcome in the search tree (`DQNAgent._expand`): its probability, the mover's
+reward, +1 or -1 (the same side or the other to move next), and what follows: None at a
+terminal state, a leaf's index, or the next decision's tree (one list of outcomes per
+action)."""
 
 
 @dataclass
@@ -68,7 +82,8 @@ class DQNSettings:
     masked: bool = True
     """Choose among legal actions only; false = argmax over all actions (seed's unmasked)."""
     lookahead: int = -1
-    """1 = one ply of search over the network and the reward (see module doc); 0 = the
+    """Plies of expectimax over the reward and the network (see module doc; chance averaged
+    exactly): 1 = the agent's move, 2 = the move and the opponent's reply, up to 4; 0 = the
     network alone; -1 (default) = what the weights file records (its trainer's `lookahead`),
     1 for a file that records nothing and for a fresh network."""
     seed: int = 0
@@ -80,11 +95,12 @@ class DQNSettings:
     """The game's reward function the one-ply search adds (Game.learning_kit); empty = the one
     the weights were trained with (recorded in the file), else `dqn`."""
     arch: str = ""
-    """`seed`: the fully connected network above (seed 000, seed 001's options); `conv`:
-    `conv_layers` 3x3 convolutions over the game's input planes first, weights shared across
-    squares (not the seeds'), then the same fully connected layers and heads. Empty = the
-    game's default network (its learning kit's `dqn_network`, else `seed`). Naming an arch
-    other than the default plays models/<game>-dqn-<arch>.pt where no weights are given."""
+    """`mlp`: the fully connected network above (seed 000, seed 001's options; `seed`, its
+    first name, is accepted too); `conv`: `conv_layers` 3x3 convolutions over the game's input
+    planes first, weights shared across squares (not the seeds'), then the same fully
+    connected layers and heads. Empty = the game's default network (its learning kit's
+    `dqn_network`, else `mlp`). Naming an arch other than the default plays
+    models/<game>-dqn-<arch>.pt where no weights are given."""
     symmetric: int = -1
     """1 = average the Q-values of the position seen through each of the board's symmetries
     (the game's learning kit declares them), each mapped back to the position's own actions:
@@ -97,6 +113,7 @@ class DQNSettings:
     """Channels of each convolution of `arch=conv`."""
 
     def __post_init__(self) -> None:
+        self.arch = ARCHITECTURE_ALIASES.get(self.arch, self.arch)
         if self.arch and self.arch not in ARCHITECTURES:
             raise ValueError(f"arch must be one of {', '.join(ARCHITECTURES)}, not {self.arch!r}")
         if self.conv_layers < 1 or not 1 <= self.channels <= MAX_HIDDEN:
@@ -110,12 +127,16 @@ class DQNSettings:
             raise ValueError(f"hidden must be at most {MAX_HIDDEN} and residual_blocks at most "
                              f"{MAX_RESIDUAL_BLOCKS} (got {self.hidden}, "
                              f"{self.residual_blocks})")
-        if self.lookahead not in (-1, 0, 1) or self.symmetric not in (-1, 0, 1):
-            raise ValueError("lookahead and symmetric must be 0, 1 or -1 (as the weights file "
-                             "says)")
+        if not -1 <= self.lookahead <= MAX_LOOKAHEAD:
+            raise ValueError(f"lookahead must be 0..{MAX_LOOKAHEAD}, or -1 (as the weights "
+                             "file says)")
+        if self.symmetric not in (-1, 0, 1):
+            raise ValueError("symmetric must be 0, 1 or -1 (as the weights file says)")
 
 
-ARCHITECTURES = ("seed", "conv")
+ARCHITECTURES = ("mlp", "conv")
+ARCHITECTURE_ALIASES = {"seed": "mlp"}
+"""Earlier names of an arch, still accepted in specs and read from weights files."""
 ARCHITECTURE_FIELDS = ("hidden", "dropout", "residual_blocks", "dueling", "arch",
                        "conv_layers", "channels")
 """Settings that shape the network: stored in the weights file, restored on load (a file
@@ -198,11 +219,14 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
     return QNetwork()
 
 
-def recorded_switch(payload: dict[str, Any], key: str, default: int, path: Path) -> int:
-    """A play setting a weights file records as 0 or 1 (`default` where it records none)."""
+def recorded_switch(payload: dict[str, Any], key: str, default: int, path: Path,
+                    most: int = 1) -> int:
+    """A play setting a weights file records as an integer 0..`most` (`default` where it
+    records none)."""
     value = payload.get(key, default)
-    if value not in (0, 1) or isinstance(value, bool):
-        raise BoardLabError(f"DQN weights {path} record {key} {value!r}; expected 0 or 1")
+    if value not in range(most + 1) or isinstance(value, bool):
+        expected = "0 or 1" if most == 1 else f"an integer 0..{most}"
+        raise BoardLabError(f"DQN weights {path} record {key} {value!r}; expected {expected}")
     return int(value)
 
 
@@ -228,11 +252,11 @@ class DQNAgent(Agent):
         suffix, train = self.weights_suffix, self.train_args
         default = default_network(game)
         arch = self.settings.arch
-        if arch and arch != default.get("arch", "seed"):  # not the default: its own file
+        if arch and arch != default.get("arch", "mlp"):  # not the default: its own file
             suffix = f"-{arch}{suffix}"
             train += f",arch={arch}" if "--params" in train else f" --params arch={arch}"
         if not self.settings.arch:
-            for key, value in {"arch": "seed", **default}.items():
+            for key, value in {"arch": "mlp", **default}.items():
                 setattr(self.settings, key, value)
         if weights.lower() == "none":
             torch.manual_seed(self.settings.seed)
@@ -246,7 +270,7 @@ class DQNAgent(Agent):
         self.network.eval()
         self.lookahead = (self.settings.lookahead if self.settings.lookahead >= 0
                           else self.recorded_lookahead)
-        self.gamma = 0.99  # the training discount (seed 000), for the one-ply search
+        self.gamma = 0.99  # the training discount (seed 000), for the search
         self.reward = None
         kit = game.learning_kit()
         symmetric = (self.settings.symmetric if self.settings.symmetric >= 0
@@ -282,14 +306,15 @@ class DQNAgent(Agent):
                                 f"{payload.get('actions')} actions; {self.game.name} has "
                                 f"{self.inputs} and {self.num_actions}")
         self.trained_reward = str(payload.get("reward", "dqn"))
-        self.recorded_lookahead = recorded_switch(payload, "lookahead", 1, path)
+        self.recorded_lookahead = recorded_switch(payload, "lookahead", 1, path, MAX_LOOKAHEAD)
         self.recorded_symmetric = recorded_switch(payload, "symmetric", 0, path)
         try:  # everything below reads the file's fields: a bad one is the file's fault
             if "arch" not in payload["architecture"]:
-                self.settings.arch = "seed"  # written before there was another network
+                self.settings.arch = "mlp"  # written before there was another network
             for key, value in payload["architecture"].items():
                 if key in ARCHITECTURE_FIELDS:
                     setattr(self.settings, key, value)
+            self.settings.arch = ARCHITECTURE_ALIASES.get(self.settings.arch, self.settings.arch)
             network = self._build()
             network.load_state_dict(payload["state_dict"])
         except (RuntimeError, KeyError, AttributeError, TypeError, ValueError) as error:
@@ -303,7 +328,7 @@ class DQNAgent(Agent):
         """Q-values (len(states) x actions) from each given player's side, in one batch
         (with `symmetric`, the mean over the board's symmetries of each view's Q-values, read
         at the view's image of each action)."""
-        batch = np.stack([s.encode(p).reshape(-1) for s, p in zip(states, players)])
+        batch = self.game.encode_batch(states, players).reshape(len(states), -1)
         if self.symmetries:
             batch = np.concatenate([batch[:, view.inputs] for view in self.symmetries])
         with self.torch.no_grad():
@@ -326,19 +351,21 @@ class DQNAgent(Agent):
         self.last_view = state  # last_info() scores it again on demand (training never asks)
         with one_torch_thread():
             if self.lookahead:
-                return self.search_one_ply(state)
+                return self.search(state)
             return self.choose(state, epsilon=0.0)
 
     def last_info(self) -> dict[str, Any]:
         """heat: the scores the last move was chosen by, from the network (its Q-values of the
-        legal moves, or the one-ply search's scores with lookahead); pv: the move. Empty
-        after a random opening move."""
+        legal moves, or the search's scores with lookahead); pv: the move. Empty after a
+        random opening move."""
         state = getattr(self, "last_view", None)
         if state is None or state.is_terminal():
             return {}
         legal = state.legal_actions()
         if self.lookahead:
-            kind, scores = "one-ply score", self.one_ply_scores(state)
+            with one_torch_thread():
+                scores = self.lookahead_scores(state)
+            kind = "one-ply score" if self.lookahead == 1 else f"{self.lookahead}-ply score"
         else:
             kind, scores = "Q-value", self.q_values([state], [state.current_player()])[0][legal]
         best = legal[int(np.argmax(scores))]
@@ -359,34 +386,75 @@ class DQNAgent(Agent):
         legal = state.legal_actions()
         return legal[int(np.argmax(q[legal]))]
 
-    def search_one_ply(self, state: State) -> int:
-        """The legal action with the best `one_ply_scores`."""
+    def search(self, state: State) -> int:
+        """The legal action with the best `lookahead_scores`."""
         legal = state.legal_actions()
-        return legal[int(np.argmax(self.one_ply_scores(state)))]
+        return legal[int(np.argmax(self.lookahead_scores(state)))]
 
-    def one_ply_scores(self, state: State) -> np.ndarray:
-        """Score each legal action a (in `legal_actions()` order) by E[r(s, a) + gamma V(s')]
-        over its chance outcomes: r the game's `dqn` reward (Game.learning_kit) and
-        V(s') = -max_b Q(s', b) from the opponent's side (0 at a terminal s', whose result r
-        already holds)."""
+    def lookahead_scores(self, state: State, depth: int = 0) -> np.ndarray:
+        """Score each legal action a of `state` (in `legal_actions()` order) by an expectimax
+        of `depth` plies (0: the agent's `lookahead`) over the reward and the network:
+
+            score_d(s, a) = sum_o P(o) [r(s, a, s_o) + gamma v_(d-1)(s_o)]
+
+        over the chance outcomes o of a (`outcomes_after`: the game's exact probabilities;
+        one outcome of probability 1 where there is no chance), r the game's reward the
+        network was trained with (Game.learning_kit; without a kit, +-10 at a result), and
+        v seen from the side that played a, negated where the other side is to move in s_o:
+        v_0(t) = max_b Q(t, b) (the network, legal b), v_k(t) = max_b score_k(t, b) (that
+        side's own best reply), 0 at a terminal t (the reward holds the result). Depth 1 is
+        the one-ply search; every leaf of the tree is scored in one batched forward."""
+        leaves: list[State] = []
+        tree = self._expand(state, depth or self.lookahead, leaves)
+        return self._back_up(tree, self._leaf_values(leaves))
+
+    def _expand(self, state: State, depth: int, leaves: list[State]) -> list[list[Outcome]]:
+        """The search tree below `state`: for each legal action the outcomes it may have, each
+        (probability, reward, sign, what follows): None at a terminal state, the index of a
+        leaf in `leaves` at the last ply, else the subtree of the next decision."""
         me = state.current_player()
-        legal = state.legal_actions()
-        leaves: list[tuple[int, float, State]] = []  # (action index, probability, state)
-        scores = np.zeros(len(legal))
-        for i, action in enumerate(legal):
-            for p, leaf in outcomes_after(state, action):
+        tree = []
+        for action in state.legal_actions():
+            outcomes = []
+            for p, after in outcomes_after(state, action):
                 if self.reward is not None:
-                    scores[i] += p * self.reward(state, action, leaf)
-                elif leaf.is_terminal():
-                    scores[i] += p * 10.0 * leaf.returns()[me]
-                if not leaf.is_terminal():
-                    leaves.append((i, p if leaf.current_player() != me else -p, leaf))
-        if leaves:
-            q = self.q_values([leaf for _, _, leaf in leaves],
-                              [leaf.current_player() for _, _, leaf in leaves])
-            for (i, p, leaf), row in zip(leaves, q):
-                best = max(row[a] for a in leaf.legal_actions())
-                scores[i] -= self.gamma * p * best
+                    reward = self.reward(state, action, after)
+                else:
+                    reward = 10.0 * after.returns()[me] if after.is_terminal() else 0.0
+                follows: int | list[list[Outcome]] | None = None
+                if not after.is_terminal():
+                    if depth > 1:
+                        follows = self._expand(after, depth - 1, leaves)
+                    else:
+                        leaves.append(after)
+                        follows = len(leaves) - 1
+                sign = 1.0 if after.current_player() == me else -1.0
+                outcomes.append((p, reward, sign, follows))
+            tree.append(outcomes)
+        return tree
+
+    def _leaf_values(self, leaves: list[State]) -> np.ndarray:
+        """max over legal b of Q(t, b) from the side to move in t, for each leaf t."""
+        values = np.zeros(len(leaves))
+        for start in range(0, len(leaves), LEAF_BATCH):
+            chunk = leaves[start:start + LEAF_BATCH]
+            q = self.q_values(chunk, [leaf.current_player() for leaf in chunk])
+            for i, (leaf, row) in enumerate(zip(chunk, q)):
+                values[start + i] = row[leaf.legal_actions()].max()
+        return values
+
+    def _back_up(self, tree: list[list[Outcome]], leaf_values: np.ndarray) -> np.ndarray:
+        """The scores of a decision's actions from its subtree (`_expand`) and leaf values."""
+        scores = np.zeros(len(tree))
+        for i, outcomes in enumerate(tree):
+            for p, reward, sign, follows in outcomes:
+                if follows is None:
+                    value = 0.0
+                elif isinstance(follows, int):
+                    value = float(leaf_values[follows])
+                else:  # a decision of a game not over: it has a legal action
+                    value = float(np.max(self._back_up(follows, leaf_values)))
+                scores[i] += p * (reward + self.gamma * sign * value)
         return scores
 
 

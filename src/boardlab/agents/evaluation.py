@@ -8,7 +8,8 @@ from ..core.game import CHANCE, Evaluator, Game, ParseError, State
 
 
 def pick_evaluator(game: Game, wanted: str, default: str) -> tuple[str, Evaluator]:
-    """The game's heuristic named `wanted` (or `default`, or the game's first one)."""
+    """The game's heuristic named `wanted` (or `default`, or the game's first one), with the
+    name it is listed under (an alias such as `greedy` gives the heuristic's own name)."""
     evaluators = game.evaluators
     if not evaluators:
         raise ParseError(f"{game.name} offers no heuristic, so this agent cannot play it")
@@ -16,9 +17,9 @@ def pick_evaluator(game: Game, wanted: str, default: str) -> tuple[str, Evaluato
         if wanted not in evaluators:
             raise ParseError(f"{game.name} has no heuristic {wanted!r}; it has: "
                              f"{', '.join(evaluators)}")
-        return wanted, evaluators[wanted]
+        return game.evaluator_name(wanted), evaluators[wanted]
     name = default if default in evaluators else next(iter(evaluators))
-    return name, evaluators[name]
+    return game.evaluator_name(name), evaluators[name]
 
 
 def terminal_value(state: State, player: int) -> float:

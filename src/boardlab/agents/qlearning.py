@@ -1,11 +1,15 @@
-"""Tabular Q-learning (Watkins 1989; seed 000): a table Q(s, a) over exact positions.
+"""Tabular Q-learning (Watkins 1989; seed 000): a table Q(s, a) over positions and actions.
 
 The update, with the seed's alpha 0.1 and gamma 0.95:
     Q(s, a) <- Q(s, a) + alpha [r + gamma max_a' Q(s', a') - Q(s, a)]
 where s' is the learner's next decision (after the opponent's reply) and r the game's
 `qlearning` reward (its Game.learning_kit, described in the game package's rewards.py).
-The table key is the game's table key (the learning kit's `table_key`, e.g. the position plus
-the side to move, as bytes); the agent imports no game.
+Where Q(s, a) is filed is the game's business (its learning kit, core/learning.py): by
+default one row per exact position (the kit's `table_key`, e.g. the board plus the side to
+move, as bytes) with a column per action; a game may declare other keys by name (setting
+`key`), such as a feature abstraction that files positions and actions that look alike under
+one entry (a game's rules page names its keys). The table file records its key and the key's
+version, and a table filed under another is refused. The agent imports no game.
 
 Exact positions rarely repeat after the opening, so most decisions meet a state the table
 has never seen. Then the agent falls back (setting `fallback`) to Q(s, a) as it would be with
@@ -16,8 +20,9 @@ own ply's reward alone; or the game's `greedy` heuristic one ply ahead (what the
 agent plays), or random. `stats` counts table hits and fallbacks; `boardlab train` and
 docs/learning.md report the rate.
 
-The table is saved as compressed npz (no pickle): keys (N x key length, uint8), and for each
-stored (state, action) its state index, action and value.
+The table is saved as compressed npz (no pickle): its key's name and version, the rows
+(N x key length, uint8), and for each stored (row, column) the row's index, the column (the
+action for an exact table) and the value.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Evaluator, Game, State
-from ..core.learning import RewardFunction, kit_for
+from ..core.learning import EXACT_KEY, RewardFunction, kit_for
 from ..core.weights import shipped_weights
 from .evaluation import expected_value, outcomes_after, pick_evaluator
 
@@ -65,6 +70,11 @@ class QLearningSettings:
     greedy (one ply on the game's greedy heuristic), or random."""
     min_visits: int = 2
     """Saving keeps only states updated at least this often (the rest are noise)."""
+    key: str = ""
+    """The game's table key Q(s, a) is filed under (Game.learning_kit: `exact`, one row per
+    exact position, or another the game names, e.g. a feature abstraction); empty = the key the
+    table file records (`exact` for a file that records none), and for a new table the
+    game's default."""
 
     def __post_init__(self) -> None:
         if self.fallback not in FALLBACKS:
@@ -74,11 +84,14 @@ class QLearningSettings:
 
 
 class QTable:
-    """Q(s, a) for the states seen: key -> {action: value}, with update counts per state."""
+    """Q(s, a) for the states seen: row -> {column: value}, with update counts per row; `key`
+    names the game's table key that files (s, a) under a row and a column."""
 
-    def __init__(self) -> None:
+    def __init__(self, key: str = EXACT_KEY, key_version: int = 1) -> None:
         self.q: dict[bytes, dict[int, float]] = {}
         self.visits: dict[bytes, int] = {}
+        self.key = key
+        self.key_version = key_version
 
     def __len__(self) -> int:
         return len(self.q)
@@ -86,20 +99,13 @@ class QTable:
     def entries(self) -> int:
         return sum(len(row) for row in self.q.values())
 
-    def best(self, key: bytes, legal: list[int]) -> float:
-        """max over legal actions of Q(key, a); unknown entries count 0 (the usual start)."""
-        row = self.q.get(key)
-        if not row:
-            return 0.0
-        return max(row.get(a, 0.0) for a in legal)
-
-    def update(self, key: bytes, action: int, target: float, alpha: float) -> float:
-        """Q += alpha (target - Q); returns the TD error."""
-        row = self.q.setdefault(key, {})
-        old = row.get(action, 0.0)
+    def update(self, row: bytes, column: int, target: float, alpha: float) -> float:
+        """Q += alpha (target - Q) at (row, column); returns the TD error."""
+        entries = self.q.setdefault(row, {})
+        old = entries.get(column, 0.0)
         error = target - old
-        row[action] = old + alpha * error
-        self.visits[key] = self.visits.get(key, 0) + 1
+        entries[column] = old + alpha * error
+        self.visits[row] = self.visits.get(row, 0) + 1
         return error
 
     def save(self, path: str | os.PathLike[str], game: str, min_visits: int = 1) -> int:
@@ -123,9 +129,10 @@ class QTable:
         with open(tmp, "wb") as handle:  # a file handle keeps numpy from adding ".npz"
             np.savez_compressed(
                 handle, format=np.array(FORMAT), version=np.array(VERSION),
-                game=np.array(game), keys=keys, lengths=lengths,
+                game=np.array(game), key=np.array(self.key),
+                key_version=np.array(self.key_version), keys=keys, lengths=lengths,
                 visits=np.array(visits, dtype=np.int32),
-                index=np.array(index, dtype=np.int32), actions=np.array(actions, dtype=np.int16),
+                index=np.array(index, dtype=np.int32), actions=np.array(actions, dtype=np.int32),
                 values=np.array(values, dtype=np.float32))
         os.replace(tmp, path)  # never leave a half-written table under the real name
         return path.stat().st_size
@@ -146,6 +153,8 @@ class QTable:
                     raise BoardLabError(f"Q table {path} was trained for {data['game']}, "
                                         f"not {game}")
                 keys, lengths = data["keys"], data["lengths"]
+                filed_under = str(data["key"]) if "key" in data.files else EXACT_KEY
+                version = int(data["key_version"]) if "key_version" in data.files else 1
                 visits = data["visits"]
                 index, actions, values = data["index"], data["actions"], data["values"]
         except BoardLabError:
@@ -153,7 +162,7 @@ class QTable:
         except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
             raise BoardLabError(f"Q table {path} is unreadable (truncated or not an npz "
                                 f"file): {type(error).__name__}: {error}") from None
-        table = cls()
+        table = cls(filed_under, version)
         try:
             rows = [bytes(keys[i, :lengths[i]]) for i in range(len(keys))]
             for key, count in zip(rows, visits.tolist()):
@@ -179,19 +188,31 @@ class QLearningAgent(Agent):
                  ) -> None:
         super().__init__(game, settings, **params)
         self.kit = kit_for(game)
-        self.table_key = self.kit.table_key
         self.evaluate: Evaluator | None = (pick_evaluator(game, "", "greedy")[1]
                                            if game.evaluators else None)
         self.reward = self.kit.reward("qlearning", game)
         self.stats = {"decisions": 0, "table_hits": 0, "fallbacks": 0}
-        weights = self.settings.weights
+        weights, wanted = self.settings.weights, self.settings.key
         if weights.lower() == "none":
-            self.table = QTable()
+            name = wanted or self.kit.default_table_key
+            self.table = QTable(name, self.kit.table_key_named(name, game).version)
         else:
             path = (Path(weights) if weights
                     else shipped_weights(game.name, self.weights_kind, self.weights_suffix,
                                          "qlearning"))
             self.table = QTable.load(path, game.name)
+            if wanted and wanted != self.table.key:
+                raise BoardLabError(f"Q table {path} is filed under the key "
+                                    f"{self.table.key!r}, not {wanted!r} (key={wanted})")
+            version = self.kit.table_key_named(self.table.key, game).version
+            if version != self.table.key_version:
+                raise BoardLabError(f"Q table {path} is filed under version "
+                                    f"{self.table.key_version} of the key "
+                                    f"{self.table.key!r}; {game.name} computes version "
+                                    f"{version} now (train the table again)")
+        self.key = self.kit.table_key_named(self.table.key, game)
+        self.table_key = self.key.state
+        """The row of a position (the key's `state`); `key.columns` gives its actions'."""
 
     @classmethod
     def cannot_play(cls, game: Game) -> str | None:
@@ -210,15 +231,16 @@ class QLearningAgent(Agent):
         if epsilon > 0 and self.rng.random() < epsilon:
             return self.rng.choice(legal)
         self.stats["decisions"] += 1
-        row = self.table.q.get(self.table_key(state))
-        if row and any(a in row for a in legal):
-            known = [a for a in legal if a in row]
+        row = self.table.q.get(self.table_key(state)) or {}
+        known = ([(a, c) for a, c in zip(legal, self.key.columns(state, legal)) if c in row]
+                 if row else [])
+        if known:
             # Trust the table when a tried action paid off or every action was tried; when
             # all tried ones lost value, an untried one may be better: ask the fallback.
-            best = max(row[a] for a in known)
+            best = max(row[c] for _, c in known)
             if best >= 0 or len(known) == len(legal):
                 self.stats["table_hits"] += 1
-                choices = [a for a in known if row[a] == best]
+                choices = [a for a, c in known if row[c] == best]
                 return self.rng.choice(choices)
         self.stats["fallbacks"] += 1
         return self.fallback(state, legal)
@@ -244,8 +266,9 @@ class QLearningAgent(Agent):
         state = getattr(self, "last_view", None)
         if state is not None and not state.is_terminal():
             row = self.table.q.get(self.table_key(state)) or {}
-            info["heat"] = {"Q-value": {state.action_to_str(a): row[a]
-                                        for a in state.legal_actions() if a in row}}
+            legal = state.legal_actions()
+            info["heat"] = {"Q-value": {state.action_to_str(a): row[c] for a, c in
+                                        zip(legal, self.key.columns(state, legal)) if c in row}}
         return info
 
     # --- learning ------------------------------------------------------------------------------
@@ -254,9 +277,17 @@ class QLearningAgent(Agent):
         """One Q-learning update from a transition; returns the TD error."""
         target = reward
         if not done:
-            target += self.settings.gamma * self.table.best(self.table_key(next_state),
-                                                             next_state.legal_actions())
-        return self.table.update(self.table_key(state), action, target, self.settings.alpha)
+            target += self.settings.gamma * self.best_value(next_state)
+        [column] = self.key.columns(state, [action])
+        return self.table.update(self.table_key(state), column, target, self.settings.alpha)
+
+    def best_value(self, state: State) -> float:
+        """max over legal actions a of Q(state, a); entries not in the table count 0."""
+        row = self.table.q.get(self.table_key(state))
+        if not row:
+            return 0.0
+        legal = state.legal_actions()
+        return max(row.get(c, 0.0) for c in self.key.columns(state, legal))
 
 
 def expected_reward(state: State, action: int, reward, replies: RewardFunction | None = None

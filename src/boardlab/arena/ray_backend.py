@@ -18,7 +18,7 @@ from typing import Any, Generator, Iterable, Iterator
 
 from ..core.game import BoardLabError
 from ..core.match import GameRecord
-from .workers import Limits, Player, Task, WorkerPool
+from .workers import Limits, MatchRunner, Task, WorkerPool
 
 IN_FLIGHT_PER_ACTOR = 2
 """Calls queued on each actor, so that it starts its next game while the driver stores one."""
@@ -50,9 +50,9 @@ class ArenaActor:
             self.results: Generator[tuple[Task, GameRecord], None, None] | None = pool.play(
                 self._tasks())
         else:
-            self.player = Player(game_spec, limits=limits)
+            self.runner = MatchRunner(game_spec, limits=limits)
             for spec in agent_specs:
-                self.player.agent(spec)
+                self.runner.agent(spec)
             self.results = None
 
     def _tasks(self) -> Iterator[Task]:
@@ -61,7 +61,7 @@ class ArenaActor:
 
     def play(self, task: Task) -> tuple[Task, GameRecord]:
         if self.results is None:
-            return task, self.player.play(task)
+            return task, self.runner.play(task)
         self.inbox.append(task)
         return next(self.results)
 

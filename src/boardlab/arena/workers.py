@@ -85,10 +85,10 @@ def memory_reason(record: GameRecord, limits: Limits) -> None:
         record.reason = "memory" + record.reason[len("crash"):] + limit
 
 
-# --- one player: the game and its agents, built once per process ------------------------
+# --- one match runner: the game and its agents, built once per process ------------------
 
-class Player:
-    """Builds the game and each agent once (per process) and plays tasks."""
+class MatchRunner:
+    """Builds the game and each agent once (per process) and plays tasks, one match each."""
 
     def __init__(self, game_spec: str, agents: dict[str, Agent] | None = None,
                  limits: Limits = Limits()) -> None:
@@ -200,9 +200,9 @@ def _worker_main(game_spec: str, agent_specs: list[str], limits: Limits, conn: C
     # Ctrl-C is the parent's to handle: it stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        player = Player(game_spec, limits=limits)
+        runner = MatchRunner(game_spec, limits=limits)
         for spec in agent_specs:  # built now, so that the memory limit counts only play
-            player.agent(spec)
+            runner.agent(spec)
         if limits.memory_mb is not None:
             _limit_address_space(limits.memory_mb)
     except BaseException as error:  # the parent reports it; a worker must not hang silently
@@ -218,7 +218,7 @@ def _worker_main(game_spec: str, agent_specs: list[str], limits: Limits, conn: C
         if message is None:
             return
         try:
-            record = player.play(message, watch)
+            record = runner.play(message, watch)
         except Exception as error:  # not an agent's fault (play_match catches those): a bug
             _tell(conn, ("failed", f"{type(error).__name__}: {error}"))
             return
@@ -436,9 +436,9 @@ def play_games(game_spec: str, built: dict[str, Agent], tasks: Iterable[Task], w
                limits: Limits) -> Generator[tuple[Task, GameRecord], None, None]:
     """Play `tasks` locally: in this process or in a WorkerPool (see the module docstring)."""
     if workers == 1 and not limits.need_processes:
-        player = Player(game_spec, built, limits)
+        runner = MatchRunner(game_spec, built, limits)
         for task in tasks:
-            yield task, player.play(task)
+            yield task, runner.play(task)
         return
     pool = WorkerPool(game_spec, list(built), workers, limits)
     yield from pool.play(tasks)

@@ -172,7 +172,7 @@ def _bound(game: Game) -> Batch:
     import numpy as np
     import torch
 
-    from ..learn.puct import frozen
+    from ..learn.puct import traced_for_inference
     from .ours import random_positions
 
     agent, _ = _network(game)
@@ -180,7 +180,7 @@ def _bound(game: Game) -> Batch:
     planes = torch.from_numpy(game.encode_batch(positions, [s.current_player()
                                                             for s in positions])
                               .astype(np.float32))
-    net = frozen(agent.network, agent.shape)
+    net = traced_for_inference(agent.network, agent.shape)
 
     def batch() -> int:
         with torch.no_grad():

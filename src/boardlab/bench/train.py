@@ -83,11 +83,11 @@ def _dqn_with_actor(game: Game) -> Batch:
                                f"{NETWORK},{VECTOR},actors=1,warmup={WARMUP}", seed=0,
                                opponent="self")
     while trainer.progress.updates == 0:
-        trainer.advance(trainer.progress.episodes + 128)
+        trainer.train_until(trainer.progress.episodes + 128)
 
     def batch() -> int:
         before = trainer.progress.env_steps
-        trainer.advance(trainer.progress.episodes + 256)
+        trainer.train_until(trainer.progress.episodes + 256)
         return trainer.progress.env_steps - before
     return batch
 
@@ -99,6 +99,6 @@ def _qlearning(game: Game) -> Batch:
 
     def batch() -> int:
         before = trainer.progress.env_steps
-        trainer.advance(trainer.progress.episodes + 1)
+        trainer.train_until(trainer.progress.episodes + 1)
         return trainer.progress.env_steps - before
     return batch

@@ -14,7 +14,8 @@ import sys
 from collections.abc import Collection
 from dataclasses import dataclass, fields
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Self, TypeVar, cast
+from typing import (TYPE_CHECKING, Any, Callable, ClassVar, Generic, Protocol, Self, TypeVar, cast,
+                    overload)
 
 import numpy as np
 
@@ -65,19 +66,26 @@ class Game:
 
     Subclasses set `name`, a `Settings` dataclass of their parameters (may be empty) and
     implement `facts` and `initial_state`. `evaluators` maps names used in agent specs
-    (`greedy:eval=seed`) to heuristics, so that agents never import a game.
+    (`greedy:eval=positional`) to heuristics, so that agents never import a game.
     """
 
     name: ClassVar[str] = ""
     Settings: ClassVar[type] = type(None)
-    seed_project: ClassVar[str] = ""
-    """The course project whose rules this game implements, as its number and title (`NNN
-    Title`): agents' and trainers' help cite seeds by number, and `boardlab agents` lists the
-    installed games' seeds. Empty (the default): the game comes from no seed."""
+    course_project: ClassVar[str] = ""
+    """The course project ("seed") whose rules this game implements, as its number and title
+    (`NNN Title`): agents' and trainers' help cite the projects by number, and `boardlab
+    agents` lists the installed games' projects. Empty (the default): from no course project.
+    A game that sets `seed_project`, this attribute's first name, declares it as well."""
     render_module: ClassVar[str] = ""
     """The module that draws the game, which `renderer()` returns: usually ".render", the
     `render.py` beside the game's module (`package_module`). Empty (the default): the game is
     drawn as its text."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        first_name = vars(cls).get("seed_project")  # course_project's first name
+        if isinstance(first_name, str) and "course_project" not in vars(cls):
+            cls.course_project = first_name
 
     def __init__(self, settings: Any = None, **params: Any) -> None:
         if settings is None:
@@ -110,8 +118,15 @@ class Game:
     # --- pieces agents may ask for -----------------------------------------------------------
     @property
     def evaluators(self) -> dict[str, Evaluator]:
-        """Named heuristics for greedy/minimax; the first one is the default."""
+        """Named heuristics for greedy/minimax, each agent playing the one named as itself
+        (`greedy`, `minimax`) by default, else the first one. An `Evaluators` mapping names
+        them for what they compute and gives such names as aliases."""
         return {}
+
+    def evaluator_name(self, name: str) -> str:
+        """The name in `evaluators` that `name` selects (itself unless it is an alias)."""
+        evaluators = self.evaluators
+        return evaluators.name_of(name) if isinstance(evaluators, Evaluators) else name
 
     def compiled_minimax(self, evaluator: str) -> "CompiledSearch | None":
         """A compiled alpha-beta search with this evaluator, if the game offers one.
@@ -144,7 +159,7 @@ class Game:
         functions against its `State` move by move."""
         return None
 
-    def learning_kit(self) -> "LearningKit | None":
+    def learning_kit(self) -> "LearningKit[Any] | None":
         """The pieces the learning agents need (core/learning.py): a table key for Q-learning
         and the game's named reward functions; None = the learners cannot train here."""
         return None
@@ -351,6 +366,51 @@ class EngineDialect:
 
 
 AnyState = TypeVar("AnyState", bound=State)
+Default = TypeVar("Default")
+
+
+class Evaluators(dict[str, Callable[[AnyState, int], float]], Generic[AnyState]):
+    """A game's named heuristics (`Game.evaluators`), each named for what it computes, and
+    `aliases`: more names that select one of them without being listed, such as an agent's
+    name (`greedy`, `minimax`: the heuristic that agent plays where a spec names none) or a
+    heuristic's earlier name. Iteration, `len` and error messages show the listed names only;
+    `[]`, `in` and `get` take an alias too."""
+
+    def __init__(self, named: dict[str, Callable[[AnyState, int], float]],
+                 aliases: dict[str, str] | None = None) -> None:
+        super().__init__(named)
+        self.aliases = dict(aliases or {})
+        unknown = {alias: name for alias, name in self.aliases.items() if name not in named}
+        if unknown:
+            raise ValueError(f"aliases of no listed heuristic: {unknown}")
+
+    def name_of(self, name: str) -> str:
+        """The listed name `name` selects: itself unless it is an alias."""
+        return self.aliases.get(name, name)
+
+    def __missing__(self, name: str) -> Callable[[AnyState, int], float]:
+        if name in self.aliases:
+            return self[self.aliases[name]]
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.aliases
+
+    @overload
+    def get(self, name: str, default: None = None, /) -> Callable[[AnyState, int], float] | None:
+        ...
+
+    @overload
+    def get(self, name: str, default: Callable[[AnyState, int], float], /
+            ) -> Callable[[AnyState, int], float]:
+        ...
+
+    @overload
+    def get(self, name: str, default: Default, /) -> Callable[[AnyState, int], float] | Default:
+        ...
+
+    def get(self, name: str, default: Any = None, /) -> Any:
+        return self[name] if name in self else default
 
 
 def random_opening(state: AnyState, plies: int, seed: int | None) -> AnyState:

@@ -1,4 +1,4 @@
-"""What a game gives the learners: a table key, named reward functions and the board's
+"""What a game gives the learners: table keys, named reward functions and the board's
 symmetries (its learning kit).
 
 A game declares its kit with `Game.learning_kit()`; agents (qlearning, dqn) and trainers ask
@@ -7,9 +7,9 @@ the game for it, so no module outside the game's package knows a game's rewards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
 
 import numpy as np
 
@@ -18,24 +18,28 @@ from .game import BoardLabError
 if TYPE_CHECKING:
     from .game import Game, State
 
-ActionReward = Callable[["State", int, "State | None"], float]
+S = TypeVar("S", bound="State")
+"""The game's own State class: a game's kit is typed on its states (`LearningKit[MyState]` takes
+reward functions of MyStates), the learners that serve any game on `Any`."""
+
+ActionReward = Callable[[S, int, S | None], float]
 """(state before, action, state after the own ply and its chance outcome or None if invalid)
 -> reward for the player who moved."""
-ReplyReward = Callable[["State", "State", int], float]
+ReplyReward = Callable[[S, S, int], float]
 """(state before the opponent's reply, state after it, learner) -> reward for the learner."""
-Threats = Callable[["State", int], list[int]]
+Threats = Callable[[S, int], list[int]]
 """(state with the opponent to move, learner) -> the opponent's actions whose reply reward
 may be nonzero (those that can take a piece of the learner's); the rest earn it 0."""
 
 
 @dataclass(frozen=True)
-class RewardFunction:
+class RewardFunction(Generic[S]):
     """One of a game's reward functions: the own ply's reward and the reply's, and
     optionally which replies can earn a reply reward (to search replies cheaply)."""
 
-    action: ActionReward
-    reply: ReplyReward
-    threats: Threats | None = None
+    action: ActionReward[S]
+    reply: ReplyReward[S]
+    threats: Threats[S] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,12 +80,38 @@ def square_board_symmetries(planes: int, size: int, extra_actions: int) -> tuple
 
 
 @dataclass(frozen=True)
-class LearningKit:
-    """A table key for tabular learners, the game's named reward functions, and the DQN
-    network the game plays and trains by default."""
+class TableKey(Generic[S]):
+    """Where a tabular learner files Q(s, a): in the row `state(s)`, at the column
+    `action(s, a)`, or at the action's own number where `action` is None (a table over exact
+    positions). A key that forgets part of a position, a feature abstraction, files the
+    positions and actions that look alike to it under one entry, so what is learnt in one
+    game is found again in the next."""
 
-    table_key: Callable[["State"], bytes]
-    rewards: dict[str, RewardFunction]
+    state: Callable[[S], bytes]
+    action: Callable[[S, int], int] | None = None
+    version: int = 1
+    """Raised by the game whenever what `state` or `action` computes changes: a table file
+    records it, and one filed under another version is refused rather than misread."""
+
+    def columns(self, state: S, actions: list[int]) -> list[int]:
+        """The column of each of `actions` in `state`'s row."""
+        if self.action is None:
+            return list(actions)
+        return [self.action(state, a) for a in actions]
+
+
+EXACT_KEY = "exact"
+"""The name of the key every kit has: `LearningKit.table_key`, one row per exact position."""
+
+
+@dataclass(frozen=True)
+class LearningKit(Generic[S]):
+    """Table keys for tabular learners (`table_key`, the exact one, and any others by name),
+    the game's named reward functions, and the DQN network the game plays and trains by
+    default."""
+
+    table_key: Callable[[S], bytes]
+    rewards: dict[str, RewardFunction[S]]
     dqn_network: str = ""
     """The shape of the game's default DQN network where a spec names no `arch`, as agent
     settings `arch=...,conv_layers=...,channels=...` (agents/dqn.py); empty = the seeds'
@@ -89,15 +119,27 @@ class LearningKit:
     symmetries: tuple[Symmetry, ...] = ()
     """The board's symmetries, the identity among them (`square_board_symmetries`); empty =
     none declared. The DQN trainer's `augment` and the agent's `symmetric` use them."""
+    table_keys: dict[str, TableKey[S]] = field(default_factory=dict)
+    """More table keys by name beside `exact` (`table_key`), the Q-learning agent's `key`."""
+    default_table_key: str = EXACT_KEY
+    """The key a new Q table is filed under where the agent's `key` names none."""
 
-    def reward(self, name: str, game: "Game") -> RewardFunction:
+    def table_key_named(self, name: str, game: "Game") -> TableKey[S]:
+        """The table key called `name` (`exact` is `table_key`)."""
+        keys = {EXACT_KEY: TableKey(self.table_key), **self.table_keys}
+        if name not in keys:
+            raise BoardLabError(f"{game.name} has no table key {name!r}; it has: "
+                                f"{', '.join(keys)}")
+        return keys[name]
+
+    def reward(self, name: str, game: "Game") -> RewardFunction[S]:
         if name not in self.rewards:
             raise BoardLabError(f"{game.name} has no reward function {name!r}; it has: "
                                 f"{', '.join(self.rewards)}")
         return self.rewards[name]
 
 
-def kit_for(game: "Game") -> LearningKit:
+def kit_for(game: "Game") -> LearningKit[Any]:
     """The learning kit of `game`; BoardLabError naming the game if it declares none."""
     kit = game.learning_kit()
     if kit is None:
@@ -116,9 +158,9 @@ def declared_symmetries(game: "Game", setting: str) -> tuple[Symmetry, ...]:
     return kit.symmetries
 
 
-def terminal_only(reply: ReplyReward) -> ReplyReward:
+def terminal_only(reply: ReplyReward[S]) -> ReplyReward[S]:
     """A reply reward keeping only its terminal part (seed 000's reading: no reply penalty)."""
-    def terminal(before: "State", after: "State", player: int) -> float:
+    def terminal(before: S, after: S, player: int) -> float:
         if not after.is_terminal():
             return 0.0
         return reply(after, after, player)  # no pieces lost between a state and itself

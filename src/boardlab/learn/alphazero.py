@@ -1,6 +1,6 @@
 """AlphaZero training (Silver et al. 2018) on the training protocol (learn/protocol.py).
 
-One iteration (one unit of `advance`; `boardlab train GAME alphazero --episodes N` runs N):
+One iteration (one unit of `train_until`; `boardlab train GAME alphazero --episodes N` runs N):
 1. self-play: `workers` processes (or Ray actors) each play `games_per_worker` games *in
    lockstep*: every game's tree takes one simulation step, then all their new leaves go
    through the network in one call (learn/puct.py `ArrayForest`, its leaves made inside
@@ -72,7 +72,7 @@ from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_game
 from .protocol import Trainer, unfit_checkpoint
-from .puct import ArrayForest, RootResult, frozen, on_planes, pick_move, result_of
+from .puct import ArrayForest, RootResult, on_planes, pick_move, result_of, traced_for_inference
 
 VALUE_TARGETS = ("result", "search", "search_root", "hindsight")
 SEARCHES = ("arrays", "nodes")
@@ -313,7 +313,8 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     rng = random.Random(seed)
     heuristic = pick_evaluator(game, "", "minimax")[1] if config.max_moves else None
     if config.search == "arrays" and not isinstance(network, torch.jit.ScriptModule):
-        network = frozen(network, game_input_shape(game), config.inference == "bfloat16")
+        network = traced_for_inference(network, game_input_shape(game),
+                                       config.inference == "bfloat16")
     evaluate = NetworkEvaluator(network, torch)
     forest = array_forest(game, config.c_puct, config.search, config.rules)
     search = searcher(game, config.c_puct, config.search, rng, config.rules, forest)
@@ -438,7 +439,7 @@ class SelfPlayWorker:
         torch.set_num_threads(1)  # one worker per core
         self.game = make_game(game_spec)
         self.agent = AlphaZeroAgent(self.game, weights="none", **architecture)
-        self.frozen: Any = None
+        self.traced: Any = None
         self.inference = ""
         """The network compiled for inference, kept while the weights stay the same."""
 
@@ -449,12 +450,13 @@ class SelfPlayWorker:
         network = self.agent.network
         loaded = network.state_dict()
         settings = AlphaZeroTraining(**config)
-        if (self.frozen is None or self.inference != settings.inference
+        if (self.traced is None or self.inference != settings.inference
                 or any(not torch.equal(loaded[k], v) for k, v in weights.items())):
             network.load_state_dict(weights)
             self.inference = settings.inference
-            self.frozen = frozen(network, self.agent.shape, self.inference == "bfloat16")
-        return self_play(self.game, self.frozen if settings.search == "arrays" else network,
+            self.traced = traced_for_inference(network, self.agent.shape,
+                                               self.inference == "bfloat16")
+        return self_play(self.game, self.traced if settings.search == "arrays" else network,
                          settings, games, seed, openings, moves)
 
 
@@ -660,10 +662,10 @@ class AlphaZeroTrainer(Trainer):
                 "value_target": self.config.value_target, **teacher}
 
     # --- the loop ----------------------------------------------------------------------------
-    def advance(self, episodes: int) -> None:
+    def train_until(self, total_episodes: int) -> None:
         if self.started is None:
             self.started = time.perf_counter()
-        while self.progress.episodes < episodes:
+        while self.progress.episodes < total_episodes:
             self.iterate()  # at least one: a rerun with minutes= always moves on
             if self.out_of_budget():
                 break

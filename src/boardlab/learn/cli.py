@@ -104,7 +104,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         report = train(trainer, out, args.episodes, eval_every=args.eval_every,
                        eval_games=args.eval_games,
-                       on_row=on_row, on_advance=bar.update, on_start=bar.start)
+                       on_row=on_row, on_progress=bar.update, on_start=bar.start)
     finally:
         bar.close()
         close = getattr(trainer, "close", None)

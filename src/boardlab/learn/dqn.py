@@ -1,6 +1,6 @@
 """DQN training on vectorized self-play (Mnih et al. 2015; seed 000, seed 001's variants).
 
-Read top to bottom like CleanRL's dqn.py: settings, then the loop of `advance`:
+Read top to bottom like CleanRL's dqn.py: settings, then the loop of `train_until`:
     every step: all `envs` games advance by one learner decision (learn/selfplay.py), acting
                 epsilon-greedily with one batched forward; finished transitions go to replay;
     then:       gradient steps on replay batches until there is one per `train_every`
@@ -171,12 +171,12 @@ class DQNTrainer(Trainer):
         return {**super().identity(), "opponent": self.opponent_text}
 
     # --- the loop ----------------------------------------------------------------------------
-    def advance(self, episodes: int) -> None:
+    def train_until(self, total_episodes: int) -> None:
         if self.training.actors:
-            return self._advance_with_actors(episodes)
+            return self._train_with_actors_until(total_episodes)
         if self.games is None:
             self.games = self.new_games(self.progress.episodes)
-        self.games.play_until(episodes)
+        self.games.play_until(total_episodes)
         while self.games.running():
             self.step()
 
@@ -279,12 +279,12 @@ class DQNTrainer(Trainer):
                                               axis=1)[:, 0].astype(sample["actions"].dtype)}
 
     # --- actors in other processes -----------------------------------------------------------
-    def _advance_with_actors(self, episodes: int) -> None:
+    def _train_with_actors_until(self, total_episodes: int) -> None:
         from .actors import start_actors
 
         if self.actors is None:
             self.actors = start_actors(self, self.training.actors, self.training.backend)
-        self.actors.run_until(episodes)
+        self.actors.run_until(total_episodes)
 
     def close(self) -> None:
         if self.actors is not None:

@@ -9,7 +9,7 @@ Files for `out` (e.g. GAME-dqn.pt; the shipped files live in src/boardlab/models
 - out: the weights a user plays with, written at every evaluation and at the end;
 - out.ckpt (+ out.ckpt.json for Q tables): the whole training state (network, target,
   optimizer, replay buffer, counters, random generators), written between episodes: a
-  vectorized trainer finishes the games it started before it returns from `advance`. A rerun
+  vectorized trainer finishes the games it started before it returns from `train_until`. A rerun
   of the same command resumes from it up to the requested number of episodes and plays
   exactly the games an uninterrupted run would have played (tests/learn check this);
 - out.metrics.csv: one row per evaluation.
@@ -85,8 +85,9 @@ class Trainer(ABC):
         self.progress = Progress()
 
     @abstractmethod
-    def advance(self, episodes: int) -> None:
-        """Train until `progress.episodes == episodes`: every episode started has ended."""
+    def train_until(self, total_episodes: int) -> None:
+        """Train until `progress.episodes == total_episodes` (a total, not a number more):
+        every episode started has ended."""
 
     @abstractmethod
     def player(self) -> Agent:
@@ -118,7 +119,7 @@ class Trainer(ABC):
 
     def out_of_budget(self) -> bool:
         """Whether the trainer's own budget (AlphaZero's minutes=) is spent: `train` then ends
-        as if the requested episodes were done (evaluation, export, checkpoint), and `advance`
+        as if the requested episodes were done (evaluation, export, checkpoint), and `train_until`
         may return early. Default: no budget of its own."""
         return False
 
@@ -154,7 +155,7 @@ def paths_for(out: Path) -> dict[str, Path]:
 def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
           eval_games: int = 20, checkpoint_every: int | None = None,
           on_row: Callable[[list[dict[str, Any]]], None] | None = None,
-          on_advance: Callable[[Progress], None] | None = None,
+          on_progress: Callable[[Progress], None] | None = None,
           on_start: Callable[[Progress], None] | None = None) -> RunReport:
     """Train until `episodes` episodes are done in total, resuming from out.ckpt.
 
@@ -163,7 +164,7 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
     the weights are exported and a metrics row is written; `on_row(rows)` then sees all rows.
     The checkpoint is written every `checkpoint_every` episodes (default: at each evaluation)
     and at the end. `on_start(progress)` is called once, when there is training to do (not
-    when a checkpoint has done `episodes` already), and `on_advance(progress)` after each chunk
+    when a checkpoint has done `episodes` already), and `on_progress(progress)` after each chunk
     of training.
     """
     if episodes < 1:
@@ -199,11 +200,11 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
         target = min(episodes, _next_multiple(done, eval_every),
                      _next_multiple(done, checkpoint_every))
         started = time.perf_counter()
-        trainer.advance(target)
+        trainer.train_until(target)
         trainer.progress.seconds += time.perf_counter() - started
         _since(report, trainer.progress, start)
-        if on_advance is not None:
-            on_advance(trainer.progress)
+        if on_progress is not None:
+            on_progress(trainer.progress)
         done = trainer.progress.episodes
         finished = done >= episodes or trainer.out_of_budget()
         if finished or _crossed(target, done, eval_every):

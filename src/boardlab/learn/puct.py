@@ -644,8 +644,8 @@ def pick_move(result: RootResult, temperature: float, rng: Any) -> int:
     return max(range(len(visits)), key=lambda i: (visits[i], result.priors[i]))
 
 
-def frozen(network: Any, shape: Collection[int], bfloat16: bool = False) -> Any:
-    """The network for inference only, compiled by TorchScript: batch norms folded into the
+def traced_for_inference(network: Any, shape: Collection[int], bfloat16: bool = False) -> Any:
+    """The network traced by TorchScript, for inference only: batch norms folded into the
     convolutions and oneDNN kernels (measured 1.8-2x the module on two games' nets at batch
     64; the outputs agree to float rounding). `bfloat16` computes in bfloat16 inside (another
     1.3-1.5x where the CPU has bfloat16 units, outputs within ~5e-4), float32 in and out.

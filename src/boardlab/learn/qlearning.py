@@ -52,9 +52,9 @@ class QLearningTrainer(Trainer):
     def identity(self) -> dict[str, Any]:
         return {**super().identity(), "opponent": str(self.opponents)}
 
-    def advance(self, episodes: int) -> None:
+    def train_until(self, total_episodes: int) -> None:
         s = self.agent.settings
-        while self.progress.episodes < episodes:
+        while self.progress.episodes < total_episodes:
             k = self.progress.episodes
             self.agent.rng = random.Random(derive_seed(self.seed, "explore", k))
             name = self.opponents.draw(random.Random(derive_seed(self.seed, "opponent", k)))
@@ -93,7 +93,15 @@ class QLearningTrainer(Trainer):
         os.replace(tmp, side)
 
     def load_checkpoint(self, path: Path) -> dict[str, Any]:
-        self.agent.table = QTable.load(path, self.game.name)
+        table = QTable.load(path, self.game.name)
+        if (table.key, table.key_version) != (self.agent.table.key,
+                                              self.agent.table.key_version):
+            raise BoardLabError(f"checkpoint {path} is filed under the table key "
+                                f"{table.key!r} (version {table.key_version}), this run "
+                                f"under {self.agent.table.key!r} (version "
+                                f"{self.agent.table.key_version}); delete it to start the "
+                                "run again")
+        self.agent.table = table
         side = path.with_name(path.name + ".json")
         try:
             meta = json.loads(side.read_text())

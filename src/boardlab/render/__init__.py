@@ -13,7 +13,13 @@ and may name the players and explain its text board:
 
 - `PLAYER_NAMES`: the sides' names by seat (`("red", "blue")`), used by the page and `play`;
 - `TEXT_KEY`: one paragraph explaining the letters of `str(state)`, shown by `play`'s `help`;
-- `move_label(state, action) -> str`: a move without a cell as a person reads it (a card).
+- `move_label(state, action) -> str`: a move without a cell as a person reads it (a card);
+- `action_cards(state, action) -> tuple[tuple[int, int], ...]`: the cards under the board
+  (row, index in `Picture.card_rows`) a person clicks for a move without a cell (a draft);
+- `end_reason(state) -> str`: why a finished game ended, in words (`checkmate`, `blue has no
+  pieces left`), for results and game files.
+
+A picture may also mark cells in danger (`Picture.alert_cells`: a king in check).
 
 A game without a renderer (the hook's default) is still drawn: its `str(state)` as monospace
 text. So a new game appears everywhere (the web page, replays) as soon as it loads, and looks
@@ -32,8 +38,9 @@ from ..core.game import Game, Renderer, State
 from .grid import Picture, Piece, text_svg, to_svg
 from .thinking import Thinking, place
 
-__all__ = ["Drawable", "Picture", "Piece", "action_cells", "has_renderer", "move_label",
-           "picture", "player_name", "svg", "text_key", "thinking"]
+__all__ = ["Drawable", "Picture", "Piece", "action_cards", "action_cells", "end_reason",
+           "has_renderer", "move_label", "picture", "player_name", "svg", "text_key",
+           "thinking"]
 
 
 def has_renderer(game: Game) -> bool:
@@ -71,6 +78,20 @@ def move_label(state: State, action: int) -> str:
     """A move as a button under the board shows it: the game's label, else its notation."""
     label = _optional(state.game.renderer(), "move_label", None)
     return label(state, action) if label is not None else state.action_to_str(action)
+
+
+def action_cards(state: State, action: int) -> list[str]:
+    """The cards under the board a person clicks to play `action` (a draft), as the
+    picture's `data-pick` names them (`ROW:INDEX`); [] where the game draws no cards."""
+    cards = _optional(state.game.renderer(), "action_cards", None)
+    return [] if cards is None else [f"{row}:{index}" for row, index in cards(state, action)]
+
+
+def end_reason(state: State) -> str:
+    """Why the finished `state` ended, in the game's words ('' where the game does not say,
+    or the game goes on)."""
+    reason = _optional(state.game.renderer(), "end_reason", None)
+    return reason(state) if reason is not None and state.is_terminal() else ""
 
 
 def _optional(module: Renderer | None, name: str, default: Any) -> Any:

@@ -96,6 +96,17 @@ def _weights(by_cell: dict[int, float], share: bool) -> dict[int, tuple[float, s
             label = number_text(value, ".0%")
         else:
             weight = (value - low) / (high - low) if high > low else 1.0
-            label = number_text(value, ".3g")
+            label = short_number(value)
         out[cell] = (weight, label)
     return out
+
+
+def short_number(value: float) -> str:
+    """A score in at most five characters, for the plate in a cell's corner: -0.13, 2.5,
+    -12, 262, 1.2k, -35k (the panel beside the board gives the agent's own figures)."""
+    size = abs(value)
+    if size >= 9999.5:
+        return number_text(value / 1000, ".0f") + "k"
+    if size >= 999.5:
+        return number_text(value / 1000, ".1f") + "k"
+    return number_text(value, ".0f" if size >= 9.95 else ".1f" if size >= 0.995 else ".2f")

@@ -24,7 +24,13 @@ from typing import Any, Callable
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -71,6 +77,14 @@ class Analyse(BaseModel):
     ply: int = Field(description="the position after this many decisions")
     agent: str = Field(description="an agent spec, `NAME` or `NAME:param=value,...`")
     seconds: float | None = Field(None, description="a clock for the agent (at most 60 s)")
+    flip: bool = False
+    line: list[str] = Field([], description="side-line moves (notation) played after `ply`")
+
+
+class Line(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ply: int = Field(description="the side line starts after this many decisions of the game")
+    moves: list[str] = Field([], description="the side line's moves in notation, in turn")
     flip: bool = False
 
 
@@ -255,7 +269,21 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
         """What an agent thinks of a position of the game (once it is over, if a person
         plays it): the position's picture with its heat map and line, and its report."""
         session = sessions.get(game_id)
-        return session.analyse(body.ply, body.agent, body.seconds, body.flip)
+        return session.analyse(body.ply, body.agent, body.seconds, body.flip, body.line)
+
+    @app.post("/api/games/{game_id}/line")
+    def side_line(game_id: str, body: Line) -> dict[str, Any]:
+        """A side line on the analysis board: moves tried after `ply` that the game does not
+        play: the position they reach, its legal moves (any side's), the line as a move list."""
+        session = sessions.get(game_id)
+        return session.line(body.ply, body.moves, body.flip)
+
+    @app.get("/api/games/{game_id}/moves.txt")
+    def game_file(game_id: str) -> PlainTextResponse:
+        """The game's moves in its notation with a header of seats, result and reason, as a
+        file `boardlab replay FILE` plays back (interop/gamefile.py)."""
+        session = sessions.get(game_id)
+        return _download(session.game_file(), f"boardlab-{session.game.name}-{session.id}.txt")
 
     @app.post("/api/games/{game_id}/stop")
     def stop(game_id: str) -> dict[str, Any]:
@@ -304,6 +332,11 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
     def stored_game(number: int, ply: int | None = None) -> dict[str, Any]:
         return need_results().replay(number, ply)
 
+    @app.get("/api/db/games/{number}/moves.txt")
+    def stored_game_file(number: int) -> PlainTextResponse:
+        text, game = need_results().game_file(number)
+        return _download(text, f"boardlab-{game}-stored-{number}.txt")
+
     @app.get("/api/db/tournaments")
     def stored_tournaments() -> list[dict[str, Any]]:
         return need_results().tournaments()
@@ -328,6 +361,13 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
 
 FOLLOW_EVERY_S = 0.1
 """How often a followed game is looked at for a change (a version number: no lock)."""
+
+
+def _download(text: str, filename: str) -> PlainTextResponse:
+    """A text file the browser saves under `filename` (letters, digits, - . _ only)."""
+    safe = "".join(char if char.isalnum() or char in "-._" else "-" for char in filename)
+    return PlainTextResponse(text, headers={
+        "Content-Disposition": f'attachment; filename="{safe}"'})
 
 
 def _not_found_page(sentence: str) -> HTMLResponse:

@@ -19,7 +19,9 @@ from ..arena.tournament import belongs_to, stored_tournaments, tournament_result
 from ..core.game import CHANCE, BoardLabError, ParseError, State
 from ..core.match import GameRecord, derive_seed
 from ..core.registry import make_game
-from .sessions import NotFound, Session, Step, capture_note, move_entries, result_text
+from ..interop.gamefile import GameFile, steps_to_moves
+from ..interop.gamefile import write as write_game_file
+from .sessions import HUMAN, NotFound, Session, Step, capture_note, move_entries, result_text
 
 BROWSER_SEED = derive_seed("games played in the browser")
 """The base seed under which games between two agents played in the browser are stored: they
@@ -37,6 +39,8 @@ class Results:
         if not self.path.is_file():
             raise BoardLabError(f"{self.path}: no such results database")
         ResultStore(self.path).close()  # refuses a file that is not a BoardLab store, now
+        self._reasons: dict[tuple[int, str], str] = {}
+        """Why each stored game ended, by (number, finished_at), once worked out."""
 
     def _rows(self, with_moves: bool) -> list[GameRow]:
         with ResultStore(self.path) as store:
@@ -58,12 +62,29 @@ class Results:
                     if (game is None or game in (row.key.game, row.key.game.partition(":")[0]))
                     and (entry is None or belongs_to(row.key, entry))]
         shown = numbered[offset:offset + limit]
+        ends = self._end_reasons([(n, row.finished_at) for n, row in shown])
         return {"db": self.path.name, "total": len(numbered), "offset": offset,
                 "games": [{"number": n, "game": row.key.game, "seats": row.record.agents,
                            "seed": row.record.seed, "plies": row.record.plies,
                            "returns": row.record.returns, "reason": row.record.reason,
+                           "end": ends.get(n, ""),
                            "result": result_text(row.record.returns, row.record.agents),
                            "finished_at": row.finished_at} for n, row in shown]}
+
+    def _end_reasons(self, wanted: list[tuple[int, str]]) -> dict[int, str]:
+        """Why each of the games `wanted` (number, finished_at) ended, in words: a forfeit as
+        stored (`resigned: ...`, `time: ...`, an agent's failure), else the game's own reason
+        (`checkmate`, `red has no pieces left`) from its final position, worked out once."""
+        missing = [key for key in wanted if key not in self._reasons]
+        if missing:
+            rows = self._rows(with_moves=True)
+            for number, finished in missing:
+                if 0 <= number < len(rows):
+                    try:
+                        self._reasons[(number, finished)] = end_of(rows[number].record)
+                    except (BoardLabError, ImportError, AttributeError):
+                        self._reasons[(number, finished)] = ""  # a game that does not load
+        return {number: self._reasons.get((number, finished), "") for number, finished in wanted}
 
     def record(self, number: int) -> GameRecord:
         """Stored game `number`'s record (seed, actions, seats)."""
@@ -107,6 +128,8 @@ class Results:
             decisions += 1
             last_action = action
             spent = next(seconds, None)
+            if record.agents[mover] == HUMAN:
+                spent = None  # a person's time is not stored: no "(0.00 s)"
             pending = Step(action, mover, notation, None if spent is None else round(spent, 4))
             steps.append(pending)
         if pending is not None:
@@ -118,12 +141,38 @@ class Results:
         shown, shown_last = frame
         if ply is None:
             ply = decisions
+        end = record.reason if record.reason != "normal" else render.end_reason(state)
         return {"number": number, "game": record.game, "seats": record.agents, "names": names,
                 "seed": record.seed, "ply": ply, "plies": decisions,
                 "moves": move_entries(steps, names),
-                "result": result_text(record.returns, record.agents, names),
-                "reason": record.reason, "renderer": render.has_renderer(game),
+                "result": result_text(record.returns, record.agents, names)
+                + (f" ({end})" if end else ""),
+                "reason": record.reason, "end": end, "renderer": render.has_renderer(game),
                 "svg": render.svg(shown, shown_last), "text": str(shown)}
+
+    def game_file(self, number: int) -> tuple[str, str]:
+        """Stored game `number` as a game file (interop/gamefile.py), and its game's name."""
+        record = self.record(number)
+        game = make_game(record.game)
+        state = game.initial_state(record.seed)
+        steps = []
+        for action, mover in zip(record.actions, record.movers):
+            steps.append((mover, state.action_to_str(action)))
+            state.apply(action)
+        opening, moves = steps_to_moves(steps)
+        names = [render.player_name(game, seat) for seat in range(game.num_players)]
+        spent = iter(record.move_seconds)
+        comments = []
+        for mover in (mover for mover in record.movers if mover != CHANCE):
+            seconds = next(spent, None)
+            comments.append(names[mover] + ("" if seconds is None or record.agents[mover] == HUMAN
+                                            else f", {seconds:.2f} s"))
+        end = record.reason if record.reason != "normal" else render.end_reason(state)
+        return write_game_file(GameFile(
+            game=record.game, seed=record.seed, seats=list(record.agents), sides=names,
+            moves=moves, opening=opening, result=result_text(record.returns, record.agents, names),
+            returns=[float(v) for v in record.returns], reason=end, forfeit=record.forfeit,
+            comments=comments)), game.name
 
     def tournaments(self) -> list[dict[str, Any]]:
         """Every rated tournament in the store, as the arena finds them (`stored_tournaments`:
@@ -148,6 +197,16 @@ class Results:
                                for a, cell in totals(result).items()]})
                 out.append(document)
         return out
+
+
+def end_of(record: GameRecord) -> str:
+    """Why a stored game ended: its forfeit as stored, else its game's reason at the end."""
+    if record.reason != "normal":
+        return record.reason
+    state = make_game(record.game).initial_state(record.seed)
+    for action in record.actions:
+        state.apply(action)
+    return render.end_reason(state)
 
 
 def _cell_json(cell: Any) -> dict[str, Any]:

@@ -29,6 +29,8 @@ from ..core.agent import Agent, Clock, stop_on
 from ..core.game import CHANCE, BoardLabError, Game, IllegalActionError, ParseError, State
 from ..core.match import GameRecord, derive_seed, sample_chance
 from ..core.registry import make_agent, make_game
+from ..interop.gamefile import GameFile, steps_to_moves
+from ..interop.gamefile import write as write_game_file
 from ..render.graph import value_graph_svg
 from ..render.thinking import Thinking
 
@@ -449,7 +451,7 @@ class Session:
                 "text": str(shown), "position_text": position_text(shown)}
 
     def analyse(self, ply: int, spec: str, seconds: float | None = None,
-                flip: bool = False) -> dict[str, Any]:
+                flip: bool = False, line: list[str] | None = None) -> dict[str, Any]:
         """What agent `spec` thinks of the position after `ply` decisions, seen as its mover
         sees it: its move, value, heat map and line on the board. A fresh agent, so the
         game's own agents keep their memory. A game with a person in it is analysed only
@@ -459,9 +461,14 @@ class Session:
                                "a person is playing it (resign or finish it first)")
         if seconds is not None and not 0 < seconds <= ANALYSIS_MAX_S:
             raise ParseError(f"seconds must be in (0, {ANALYSIS_MAX_S}], got {seconds!r}")
-        state, _ = self.state_at(ply)
+        if line:
+            state, _, _ = self._line_state(ply, line)
+        else:
+            state, _ = self.state_at(ply)
         if state.is_terminal():
-            raise SessionError(f"the game is over at move {ply}: there is nothing to judge")
+            raise SessionError(f"the game is over at move {ply}"
+                               + (f" and {len(line)} side-line moves" if line else "")
+                               + ": there is nothing to judge")
         mover = state.current_player()
         try:
             agent = make_agent(spec, self.game)
@@ -486,7 +493,89 @@ class Session:
                   "info": _json_safe({k: v for k, v in info.items() if k not in ("heat", "pv")}),
                   "heat_kinds": [kind for kind, _ in thought.layers], "pv": thought.pv,
                   "off_board": thought.off_board}
+        if line:
+            return {**self.line(ply, line, flip, thought), "agent": report}
         return {**self.picture(ply, flip, thought), "agent": report}
+
+    def _line_state(self, ply: int, moves: list[str]) -> tuple[State, list[Step], list[Step]]:
+        """A side line: the position after `ply` decisions as the page shows it, then `moves`
+        (notation) played on it, each mover's in turn; the game itself is not touched. Chance
+        in the line is drawn from the game's seed and the line's place, so the same moves
+        give the same outcomes. Returns the line's position, the game's steps up to `ply`
+        and the line's steps."""
+        state, steps = self.state_at(ply)
+        viewer = self.viewer(state)
+        if viewer is not None:  # hidden information: the line goes on from what the page shows
+            state = state.view(viewer, random.Random(derive_seed(self.seed, "page", viewer)))
+        played: list[Step] = []
+        for number, move in enumerate(moves, 1):
+            where = f"side-line move {number} ({move})"
+            if state.is_terminal():
+                raise ParseError(f"{where}: the game is over before it")
+            mover = state.current_player()
+            try:
+                action = state.str_to_action(move)
+            except BoardLabError as error:
+                raise ParseError(f"{where}: {error}") from None
+            if action not in state.legal_actions():
+                raise IllegalActionError(f"{where} is not legal there")
+            before = state.clone()
+            step = Step(action, mover, state.action_to_str(action),
+                        cells=render.action_cells(before, action))
+            state.apply(action)
+            played.append(step)
+            while state.current_player() == CHANCE:
+                rng = random.Random(derive_seed(self.seed, "side line", ply, len(played)))
+                outcome = sample_chance(state, rng)
+                notation = state.action_to_str(outcome)
+                state.apply(outcome)
+                played.append(Step(outcome, CHANCE, notation))
+            step.note = capture_note(before, state)
+        return state, steps, played
+
+    def line(self, ply: int, moves: list[str], flip: bool = False,
+             thought: Thinking | None = None) -> dict[str, Any]:
+        """A side line on the analysis board (see `_line_state`): its position's picture, its
+        moves as the move list writes them, and every legal move there (any seat's: the
+        person tries both sides). Needs no lock: the game is only read."""
+        state, steps, played = self._line_state(ply, moves)
+        _, cells = self._last_marked(steps + played)
+        terminal = state.is_terminal()
+        return {"ply": ply, "plies": self.ply(), "live": False, "flipped": self._flipped(flip),
+                "line": [step.notation for step in played if step.mover != CHANCE],
+                "moves": move_entries(played, self.names),
+                "to_move": None if terminal else state.current_player(),
+                "over": terminal,
+                "result": (result_text(list(state.returns()), self.seats, self.names)
+                           + (f" ({render.end_reason(state)})" if render.end_reason(state)
+                              else "") if terminal else None),
+                "legal": [] if terminal else legal_moves(state),
+                "svg": render.svg(state, viewer=self.viewer(state), flipped=self._flipped(flip),
+                                  last_cells=cells, thought=thought),
+                "text": str(state), "position_text": position_text(state)}
+
+    def game_file(self) -> str:
+        """The game as a game file (interop/gamefile.py): seats, result and its reason, every
+        move in the game's notation with the chance outcomes. Refused in a game with hidden
+        information and a person in it until it is over (the seed tells the hidden cards)."""
+        if self.game.facts.hidden_information and self.human_seats and not self.is_over():
+            raise SessionError("the moves of a game with hidden information can be downloaded "
+                               "once it is over: its seed would tell the cards nobody may see")
+        history = list(self.history)  # read without the lock, as GET reads the game
+        result = self._result()
+        opening, moves = steps_to_moves([(step.mover, step.notation) for step in history])
+        decisions = [step for step in history if step.mover != CHANCE]
+        comments = [self.names[step.mover] + ("" if step.seconds is None
+                                              else f", {step.seconds:.2f} s")
+                    for step in decisions]
+        return write_game_file(GameFile(
+            game=self.game.spec, seed=self.seed, seats=list(self.seats), sides=list(self.names),
+            position=self.position, moves=moves, opening=opening,
+            result="*" if result is None else result["text"],
+            returns=None if result is None else [float(v) for v in result["returns"]],
+            reason="" if result is None else result["reason"],
+            forfeit=self.resigned if self.resigned is not None else self.flagged,
+            comments=comments))
 
     def _flipped(self, flip: bool) -> bool:
         """Seat 1's side down when the one person plays seat 1; `flip` turns it round."""
@@ -519,10 +608,7 @@ class Session:
         human_turn = mover is not None and self.agents[mover] is None
         legal = []
         if human_turn:
-            for action in shown.legal_actions():
-                legal.append({"id": action, "notation": shown.action_to_str(action),
-                              "label": render.move_label(shown, action),
-                              "cells": list(render.action_cells(shown, action))})
+            legal = legal_moves(shown)
         last, last_cells = self._last_marked()
         result = self._result()
         thought = None
@@ -689,18 +775,20 @@ class Session:
     def _result(self) -> dict[str, Any] | None:
         if self.flagged is not None:
             returns = self.game.forfeit_returns(self.flagged)
-            text = (f"{self.names[self.flagged]} ({self.seats[self.flagged]}) ran out of time; "
-                    + result_text(returns, self.seats, self.names))
+            reason = f"{self.names[self.flagged]} ({self.seats[self.flagged]}) ran out of time"
+            text = f"{reason}; " + result_text(returns, self.seats, self.names)
         elif self.resigned is not None:
             returns = self.game.forfeit_returns(self.resigned)
-            text = (f"{self.names[self.resigned]} ({self.seats[self.resigned]}) resigned; "
-                    + result_text(returns, self.seats, self.names))
+            reason = f"{self.names[self.resigned]} ({self.seats[self.resigned]}) resigned"
+            text = f"{reason}; " + result_text(returns, self.seats, self.names)
         elif self.state.is_terminal():
             returns = list(self.state.returns())
-            text = result_text(returns, self.seats, self.names)
+            reason = render.end_reason(self.state)
+            text = result_text(returns, self.seats, self.names) + (f" ({reason})" if reason
+                                                                   else "")
         else:
             return None
-        return {"returns": returns, "text": text}
+        return {"returns": returns, "text": text, "reason": reason}
 
 
 ANALYSIS_MAX_S = 60.0
@@ -713,6 +801,16 @@ def position_text(state: State) -> str | None:
         return state.to_text()
     except NotImplementedError:
         return None
+
+
+def legal_moves(state: State) -> list[dict[str, Any]]:
+    """The moves of the side to move as the page offers them: id, notation, the label of a
+    button, the cells to click, and the cards under the board to click (`ROW:INDEX`)."""
+    return [{"id": action, "notation": state.action_to_str(action),
+             "label": render.move_label(state, action),
+             "cells": list(render.action_cells(state, action)),
+             "cards": render.action_cards(state, action)}
+            for action in state.legal_actions()]
 
 
 def result_text(returns: list[float], seats: list[str], names: list[str] | None = None) -> str:

@@ -187,7 +187,7 @@ def test_search_with_the_boxed_formula_and_reveals_not_progress(depth):
     game = make_game("jungle:no_capture_limit=12,reveal_is_progress=false")
     positions = search_positions(game, range(3), openings=depth < 3)
     for state in positions:
-        assert_same_search(game, "seed-minimax-boxed", (1.0, 0.0), state, depth)
+        assert_same_search(game, "course-minimax-boxed", (1.0, 0.0), state, depth)
 
 
 @pytest.mark.slow

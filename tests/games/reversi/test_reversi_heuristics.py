@@ -29,8 +29,10 @@ def test_weight_table_is_symmetric_with_corners_high_and_x_squares_low():
     assert table.max() == 100 and table.min() == -50
 
 
-def test_evaluators_are_named_for_the_generic_agents():
-    assert set(GAME.evaluators) == {"greedy", "minimax", "discs", "mobility"}
+def test_evaluators_are_named_for_what_they_compute_with_the_agents_names_as_aliases():
+    assert set(GAME.evaluators) == {"positional", "discs", "mobility"}
+    assert GAME.evaluators["greedy"] is GAME.evaluators["minimax"] is positional_value
+    assert "minimax" in GAME.evaluators and GAME.evaluator_name("greedy") == "positional"
 
 
 def test_positional_value_is_own_minus_opponent():

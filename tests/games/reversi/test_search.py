@@ -20,7 +20,8 @@ from boardlab.testing import check_compiled_search
 
 
 GAME = ReversiGame()
-HEURISTICS = {"minimax": positional_value, "discs": disc_difference, "mobility": mobility_value}
+HEURISTICS = {"positional": positional_value, "discs": disc_difference,
+              "mobility": mobility_value}
 
 
 def random_games(seeds) -> list[list]:

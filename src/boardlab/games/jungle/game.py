@@ -55,7 +55,7 @@ class JungleDarkSettings:
 class JungleDarkGame(Game):
     name = "jungle"
     Settings = JungleDarkSettings
-    seed_project = "000 Jungle dark chess"
+    course_project = "000 Jungle dark chess"
     render_module = ".render"
 
     @property
@@ -99,7 +99,7 @@ class JungleDarkGame(Game):
         """The numba search (kernels.py) for the minimax evaluators; None for the others."""
         from . import kernels
 
-        weights = kernels.EVALUATION_WEIGHTS.get(evaluator)
+        weights = kernels.EVALUATION_WEIGHTS.get(self.evaluator_name(evaluator))
         if weights is None:
             return None
 

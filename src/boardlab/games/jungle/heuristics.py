@@ -1,7 +1,7 @@
 """Seed 000's heuristics for Jungle dark chess, each from `player`'s point of view.
 
 Face-down pieces have no known strength, so terms about strengths count face-up pieces only,
-as the seed's formulas do (P^revealed). The seed's formulas are here exactly (`seed_*`), and
+as the seed's formulas do (P^revealed). The seed's formulas are here exactly (`course_*`), and
 the defaults BoardLab's agents use add the seed's own nearest-enemy term (R_Pos, from its
 Q-learning reward) so that pieces hunt; README.md beside this file gives the measurements
 behind that choice.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...core.game import Evaluators
 from .game import JungleDarkState
 from .rules import COLS, HIDDEN, NEIGHBOURS, ROWS, SQUARES
 from .pieces import can_capture
@@ -176,7 +177,7 @@ def hunt(state: JungleDarkState, player: int, trade_when_ahead: bool = False) ->
     return opp + threat
 
 
-# --- the named evaluations agents choose from (`greedy:eval=seed-greedy`) ------------------------
+# --- the named evaluations agents choose from (`greedy:eval=course-greedy`) ----------------------
 
 def simplification(state: JungleDarkState, player: int) -> float:
     """(own pieces - enemy pieces) / all pieces: grows when the side ahead trades evenly."""
@@ -199,25 +200,31 @@ def default_minimax(state: JungleDarkState, player: int) -> float:
             + HUNT_WEIGHT * hunt(state, player, trade_when_ahead=True))
 
 
-def seed_greedy(state: JungleDarkState, player: int) -> float:
-    """The seed's greedy H(s), exactly."""
+def course_greedy(state: JungleDarkState, player: int) -> float:
+    """The course project's (seed 000's) greedy H(s), exactly."""
     return greedy_heuristic(state, player)
 
 
-def seed_minimax(state: JungleDarkState, player: int) -> float:
-    """The seed's minimax evaluation as its text gives it (piece-count weight 100)."""
+def course_minimax(state: JungleDarkState, player: int) -> float:
+    """The course project's minimax evaluation as its text gives it (piece-count weight 100)."""
     return minimax_evaluation(state, player)
 
 
-def seed_minimax_boxed(state: JungleDarkState, player: int) -> float:
-    """The seed's boxed minimax formula (piece-count weight 1)."""
+def course_minimax_boxed(state: JungleDarkState, player: int) -> float:
+    """The course project's boxed minimax formula (piece-count weight 1)."""
     return minimax_evaluation(state, player, piece_count_weight=1.0)
 
 
-EVALUATORS = {
+EVALUATORS = Evaluators({
+    # BoardLab's measured blends, one for each agent (README.md beside this file)
     "greedy": default_greedy,
     "minimax": default_minimax,
-    "seed-greedy": seed_greedy,
-    "seed-minimax": seed_minimax,
-    "seed-minimax-boxed": seed_minimax_boxed,
-}
+    # the course project's formulas, exactly
+    "course-greedy": course_greedy,
+    "course-minimax": course_minimax,
+    "course-minimax-boxed": course_minimax_boxed,
+}, aliases={  # their first names
+    "seed-greedy": "course-greedy",
+    "seed-minimax": "course-minimax",
+    "seed-minimax-boxed": "course-minimax-boxed",
+})

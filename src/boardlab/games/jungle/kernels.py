@@ -54,11 +54,11 @@ from .rules import HIDDEN, NEIGHBOURS, NUM_ACTIONS, NUM_REVEALS, SQUARES
 _INF = np.inf
 EVALUATION_WEIGHTS = {
     "minimax": (100.0, heuristics.HUNT_WEIGHT, heuristics.SIMPLIFY_WEIGHT),
-    "seed-minimax": (100.0, 0.0, 0.0),
-    "seed-minimax-boxed": (1.0, 0.0, 0.0),
+    "course-minimax": (100.0, 0.0, 0.0),
+    "course-minimax-boxed": (1.0, 0.0, 0.0),
 }
 """(piece_count_weight, hunt_weight, simplify_weight) of the game's evaluators that `evaluate`
-computes, by name; the greedy ones it does not."""
+computes, by name (`Game.evaluator_name`: not by an alias); the greedy ones it does not."""
 ONGOING, DRAW = -2, -1
 """`end_of_turn_status` results besides a winner 0 or 1 (dark.JungleDarkState.winner's -1 is a
 draw too)."""

@@ -61,6 +61,20 @@ def picture(state: JungleDarkState, viewer: int | None = None) -> Picture:
         caption=f"{status}; {state.no_capture}/{limit} plies without capture")
 
 
+def end_reason(state: JungleDarkState) -> str:
+    """Why a finished game ended: pieces gone, no capture for too long, or no move."""
+    counts = state.piece_counts()
+    if counts[0] == 0 and counts[1] == 0:
+        return "both sides lost their last pieces"
+    for side in (0, 1):
+        if counts[side] == 0:
+            return f"{SIDE_NAMES[side]} has no pieces left"
+    limit = state.game.settings.no_capture_limit
+    if state.no_capture >= limit:
+        return f"{limit} plies without a capture"
+    return f"{SIDE_NAMES[state.player]} has no legal move"
+
+
 def action_cells(state: JungleDarkState, action: int) -> tuple[int, ...]:
     if action < NUM_REVEALS:
         return (cell_of(action),)

@@ -29,11 +29,14 @@ trainers switch on by default (see docs/learning.md).
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from .game import JungleDarkState
 from .rules import HIDDEN, NUM_ACTIONS, NUM_REVEALS, decode_move
 from .heuristics import nearest_enemy_terms
+
+if TYPE_CHECKING:
+    from ...core.learning import LearningKit
 
 PIECE_VALUE = {1: 3.0, 2: 1.0, 3: 1.5, 4: 2.0, 5: 2.5, 6: 3.0, 7: 3.5, 8: 4.0}
 """The seed's V(k) for the Q-learning reward (the rat is worth 3: it takes the elephant)."""
@@ -133,8 +136,25 @@ def qlearning_reward(before: JungleDarkState, action: int,
                                     w["draw_game"])
 
 
+REVEAL_POSITION_CACHE: dict[tuple[object, ...], float] = {}
+"""`expected_reveal_position` by (board, hidden pools, side, reveal): every chance outcome of
+one reveal asks for the same expectation (a search or the fallback averaging over them, eight
+children each), so it is computed once. Emptied when it reaches `REVEAL_CACHE_SIZE`."""
+REVEAL_CACHE_SIZE = 10_000
+
+
 def expected_reveal_position(before: JungleDarkState, action: int) -> float:
     """sum_i P(i) V(i) dPos_i over the strengths i the revealed piece may have."""
+    key = (tuple(before.board), before.hidden[0], before.hidden[1], before.player, action)
+    value = REVEAL_POSITION_CACHE.get(key)
+    if value is None:
+        if len(REVEAL_POSITION_CACHE) >= REVEAL_CACHE_SIZE:
+            REVEAL_POSITION_CACHE.clear()
+        value = REVEAL_POSITION_CACHE[key] = _expected_reveal_position(before, action)
+    return value
+
+
+def _expected_reveal_position(before: JungleDarkState, action: int) -> float:
     player = before.player
     base = position_term(before, player)
     pending = before.child(action)
@@ -209,12 +229,15 @@ def pieces_lost(before: JungleDarkState, after: JungleDarkState, player: int) ->
     return lost
 
 
-def learning_kit():
-    """Seed 000's learning pieces: the tabular key and the two reward tables."""
-    from ...core.learning import LearningKit, RewardFunction
+def learning_kit() -> LearningKit[JungleDarkState]:
+    """Seed 000's learning pieces: the tabular key and the two reward tables; and a table key
+    of features (`qlearning:key=features`, tablekey.py), not the seed's."""
+    from ...core.learning import LearningKit, RewardFunction, TableKey
     from .encode import tabular_key
+    from .tablekey import feature_column, feature_row
 
     return LearningKit(
         table_key=tabular_key,
         rewards={"qlearning": RewardFunction(qlearning_reward, qlearning_reply_reward, threats),
-                 "dqn": RewardFunction(dqn_reward, dqn_reply_reward, threats)})
+                 "dqn": RewardFunction(dqn_reward, dqn_reply_reward, threats)},
+        table_keys={"features": TableKey(feature_row, feature_column)})

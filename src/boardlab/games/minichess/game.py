@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, GameFacts, IllegalActionError, ParseError, State,
-                          check_action, random_opening)
+from ...core.game import (TERMINAL, Evaluators, GameFacts, IllegalActionError, ParseError,
+                          State, check_action, random_opening)
 from ...render import Drawable
 from ..chesslike import Board, ChessLikeGame, mailbox_bench_cases, text_board
 from . import rules
@@ -44,7 +44,7 @@ class MiniChessSettings:
 class MiniChessGame(ChessLikeGame):
     name = "minichess"
     Settings = MiniChessSettings
-    seed_project = "004 MiniChess"
+    course_project = "004 MiniChess"
     render_module = ".render"
 
     @property
@@ -63,7 +63,8 @@ class MiniChessGame(ChessLikeGame):
     def evaluators(self):
         from .heuristics import material, positional
 
-        return {"greedy": material, "minimax": material, "positional": positional}
+        return Evaluators({"material": material, "positional": positional},
+                          aliases={"greedy": "material", "minimax": "material"})
 
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper

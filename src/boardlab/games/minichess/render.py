@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...render.grid import Picture, Piece
 from .game import MiniChessState
 from .notation import SIDE_NAMES, square_name
+from . import rules
 from .rules import COLS, PIECE_NAMES, ROWS, SQUARES
 
 PLAYER_NAMES = SIDE_NAMES
@@ -33,8 +34,28 @@ def picture(state: MiniChessState, viewer: int | None = None) -> Picture:
         status = f"{SIDE_NAMES[state.player]} to move"
     return Picture(rows=ROWS, cols=COLS, square_names=[square_name(s) for s in range(SQUARES)],
                    pieces=pieces, style="checkered", file_labels="abcde",
+                   alert_cells=kings_in_danger(state),
                    rank_labels=[str(ROWS - r) for r in range(ROWS)],
                    caption=f"ply {state.plies}/{state.game.settings.max_plies}; {status}")
+
+
+def kings_in_danger(state: MiniChessState) -> tuple[int, ...]:
+    """The king the opponent can take: the side to move's king under attack (its check), or
+    at the end the king that was left to be taken."""
+    side = state.player
+    if state.is_terminal():
+        if not state.end_reason.endswith("capture the king"):
+            return ()
+        side = 1 - state.player  # the side to move could take the other king
+    attacker = 1 - side
+    if not rules.can_capture_king(state.board, attacker, rules.moves(state.board, attacker)):
+        return ()
+    king = rules.KING if side == 0 else -rules.KING
+    return tuple(square for square in range(SQUARES) if state.board[square] == king)
+
+
+def end_reason(state: MiniChessState) -> str:
+    return state.end_reason
 
 
 def action_cells(state: MiniChessState, action: int) -> tuple[int, ...]:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, EngineDialect, Game, GameFacts, IllegalActionError,
-                          ParseError, State, random_opening)
+from ...core.game import (TERMINAL, EngineDialect, Evaluators, Game, GameFacts,
+                          IllegalActionError, ParseError, State, random_opening)
 from ...render import Drawable
 from .bitboard import SIZE, SQUARES, flips, legal_moves, parse_square, square_name, squares_of
 from .notation import parse_cells, position_text
@@ -44,7 +44,7 @@ class ReversiSettings:
 class ReversiGame(Game):
     name = "reversi"
     Settings = ReversiSettings
-    seed_project = "001 Reversi"
+    course_project = "001 Reversi"
     render_module = ".render"
 
     @property
@@ -90,20 +90,21 @@ class ReversiGame(Game):
     def evaluators(self):
         from .heuristics import disc_difference, mobility_value, positional_value
 
-        return {"greedy": positional_value, "minimax": positional_value,
-                "discs": disc_difference, "mobility": mobility_value}
+        return Evaluators({"positional": positional_value, "discs": disc_difference,
+                           "mobility": mobility_value},
+                          aliases={"greedy": "positional", "minimax": "positional"})
 
     def compiled_minimax(self, evaluator: str):
         """The numba alpha-beta (search.py) with the Python agent's values."""
         from .search import compiled_minimax
 
-        return compiled_minimax(evaluator)
+        return compiled_minimax(self.evaluator_name(evaluator))
 
     def compiled_quiescence(self, evaluator: str):
         """The numba alpha-beta with table cutoffs and end games solved (search.py)."""
         from .search import compiled_quiescence
 
-        return compiled_quiescence(evaluator)
+        return compiled_quiescence(self.evaluator_name(evaluator))
 
     def encode_batch(self, states, players) -> np.ndarray:
         """`encode` for many positions in one compiled call (batched training)."""

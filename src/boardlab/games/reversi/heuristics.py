@@ -43,8 +43,8 @@ def weight_sum(bits: int) -> int:
 
 
 def positional_value(state: ReversiState, player: int) -> float:
-    """Sum of V over `player`'s discs minus the sum over the opponent's (the "greedy" and
-    "minimax" heuristic)."""
+    """Sum of V over `player`'s discs minus the sum over the opponent's (the "positional"
+    heuristic, which the greedy and minimax agents play by default)."""
     return float(weight_sum(state.discs(player)) - weight_sum(state.discs(1 - player)))
 
 

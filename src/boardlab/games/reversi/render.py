@@ -33,5 +33,12 @@ def picture(state: ReversiState, viewer: int | None = None) -> Picture:
                    caption=f"{status}; black {black}, white {white}")
 
 
+def end_reason(state: ReversiState) -> str:
+    """Why a finished game ended: a full board, or no move for either side."""
+    black, white = state.disc_counts()
+    why = "the board is full" if black + white == SQUARES else "neither side can move"
+    return f"{why}: black {black}, white {white}"
+
+
 def action_cells(state: ReversiState, action: int) -> tuple[int, ...]:
     return () if action == PASS else (action,)

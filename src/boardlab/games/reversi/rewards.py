@@ -6,11 +6,16 @@ the discs that the move on p turns over ("the sum of reversed chess value caused
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...core.game import IllegalActionError
 from .bitboard import SIZE, SQUARES, square_name
 from .heuristics import POSITION_WEIGHTS, weight_sum
 from .game import ReversiState
 from .rules import COLOUR_NAMES, PASS
+
+if TYPE_CHECKING:
+    from ...core.learning import LearningKit
 
 
 def flip_reward(state: ReversiState, action: int, player: int) -> float:
@@ -88,7 +93,7 @@ def table_key(state: ReversiState) -> bytes:
             + bytes([state.player]))
 
 
-def learning_kit():
+def learning_kit() -> LearningKit[ReversiState]:
     """Seed 001's rewards for the learners, an exact table key, and the board's 8 symmetries
     (rotating or mirroring a position changes no rule; the network input's planes and the 64
     square actions turn with the board, the pass stays)."""

@@ -51,9 +51,9 @@ from .rules import PASS
 POSITIONAL, DISCS, MOBILITY = 0, 1, 2
 """The heuristics this file computes, by code (heuristics.positional_value, disc_difference,
 mobility_value)."""
-EVALUATORS = {"greedy": POSITIONAL, "minimax": POSITIONAL, "discs": DISCS,
-              "mobility": MOBILITY}
-"""The Reversi game's evaluator names (ReversiGame.evaluators) with a compiled twin."""
+EVALUATORS = {"positional": POSITIONAL, "discs": DISCS, "mobility": MOBILITY}
+"""The Reversi game's evaluator names (ReversiGame.evaluators, not its aliases) with a compiled
+twin."""
 MAX_MOVES = 40
 """Room for one position's moves: the most any reachable Othello position has is 33."""
 LEAF_SOLVE = 8

@@ -53,7 +53,7 @@ class SequenceSettings:
 class SequenceGame(Game):
     name = "sequence"
     Settings = SequenceSettings
-    seed_project = "002 Sequence"
+    course_project = "002 Sequence"
     render_module = ".render"
 
     @property

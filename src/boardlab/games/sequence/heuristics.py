@@ -5,14 +5,15 @@ ordinary opponent chip a remove value from sliding windows of five in the four d
 and the agent plays the card whose target has the highest value, then drafts (two-eyed jack
 first, then one-eyed jack, else the draft card whose best space is worth most), and trades
 its first dead card for that same draft card. BoardLab's agents score *states*, so the
-"greedy" evaluator scores a state by the value of the decision that led to it, computed on
-the board that decision saw (the state keeps the board before the last play). The one-ply
-greedy agent compares the children of one state, so it picks the seed's move (README.md
-says where it differs). `greedy_action_values` gives the same values per legal action.
+"location-value" evaluator (the greedy agent's default) scores a state by the value of the
+decision that led to it, computed on the board that decision saw (the state keeps the board
+before the last play). The one-ply greedy agent compares the children of one state, so it
+picks the seed's move (README.md says where it differs). `greedy_action_values` gives the
+same values per legal action.
 
-"minimax" is a state score of our own in the same spirit (a sum of e^chips over the open
-windows of each team, plus completed sequences), because a move value means nothing at the
-leaves of a deeper search.
+"window-potential" (the minimax agent's default) is a state score of our own in the same
+spirit (a sum of e^chips over the open windows of each team, plus completed sequences),
+because a move value means nothing at the leaves of a deeper search.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
+from ...core.game import Evaluators
 from .cards import CARD_SQUARES, HEART, NUM_CARDS, ONE_EYED_JACKS, SIZE, SQUARES, TWO_EYED_JACKS
 from .game import SequenceState
 from .rules import (
@@ -366,36 +368,47 @@ def window_potential(state: SequenceState, player: int) -> float:
 
 _EXP = tuple(math.exp(k) for k in range(6))
 
+WEIGHTED = "location-value"
+"""The evaluator whose weights a name may change (`location-value/scale=12`)."""
 WEIGHT_SEPARATOR = "/"
-"""`greedy/place_bias=0.3/scale=12` names the seed evaluator with those weights changed, so an
-agent spec carries the weights (`greedy:eval=greedy/place_bias=0.3`) and a tuner can move
-them; "/" because spec strings already use ",", ":" and "="."""
+"""`location-value/place_bias=0.3/scale=12` names the seed evaluator with those weights
+changed, so an agent spec carries the weights (`greedy:eval=location-value/place_bias=0.3`)
+and a tuner can move them; "/" because spec strings already use ",", ":" and "="."""
 
 
-class SequenceEvaluators(dict):
-    """The named evaluators, plus `greedy/<weight>=<value>/...`: the seed evaluator with the
-    given SeedWeights fields (lower or upper case) changed. Built on demand and kept."""
+class SequenceEvaluators(Evaluators[SequenceState]):
+    """The named evaluators, plus `location-value/<weight>=<value>/...`: the seed evaluator
+    with the given SeedWeights fields (lower or upper case) changed (also after an alias of
+    it: `greedy/scale=12`). Built on demand and kept."""
+
+    def name_of(self, name: str) -> str:
+        base, separator, rest = name.partition(WEIGHT_SEPARATOR)
+        return super().name_of(base) + separator + rest
 
     def parameters(self, name: str) -> dict[str, float]:
         """The tunable numbers of evaluator `name` with their default values."""
-        if name.partition(WEIGHT_SEPARATOR)[0] != "greedy":
+        if self.name_of(name.partition(WEIGHT_SEPARATOR)[0]) != WEIGHTED:
             return {}
         return dict(vars(DEFAULT_WEIGHTS))
 
     def __contains__(self, name: object) -> bool:
-        if dict.__contains__(self, name):
+        if super().__contains__(name):
             return True
+        if not isinstance(name, str):
+            return False
         try:
             self[name]
         except KeyError:
             return False
         return True
 
-    def __missing__(self, name: object) -> Callable[[SequenceState, int], float]:
+    def __missing__(self, name: str) -> Callable[[SequenceState, int], float]:
         if not isinstance(name, str):
             raise KeyError(name)
+        if name in self.aliases:
+            return super().__missing__(name)
         base, _, rest = name.partition(WEIGHT_SEPARATOR)
-        if base != "greedy" or not rest:
+        if self.name_of(base) != WEIGHTED or not rest:
             raise KeyError(name)
         self[name] = evaluator = seed_evaluator(parse_weights(rest, name))
         return evaluator
@@ -422,6 +435,6 @@ def parse_weights(text: str, where: str) -> SeedWeights:
 
 
 EVALUATORS = SequenceEvaluators({
-    "greedy": seed_evaluator(),
-    "minimax": window_potential,
-})
+    WEIGHTED: seed_evaluator(),  # the seed's move values, the greedy agent's default
+    "window-potential": window_potential,  # the minimax agent's default
+}, aliases={"greedy": WEIGHTED, "minimax": "window-potential"})

@@ -18,6 +18,7 @@ from .rules import (
     DRAFT_BASE,
     NUM_CARDS,
     SEQ_CHIP,
+    SEQUENCES_TO_WIN,
     TRADE_BASE,
 )
 
@@ -73,6 +74,26 @@ def picture(state: SequenceState, viewer: int | None = None) -> Picture:
 def action_cells(state: SequenceState, action: int) -> tuple[int, ...]:
     """A play or a removal is a click on its space; drafts and trades are buttons."""
     return (action % SQUARES,) if action < DRAFT_BASE else ()
+
+
+def action_cards(state: SequenceState, action: int) -> tuple[tuple[int, int], ...]:
+    """A draft, or a trade for a draft card, is a click on that card of the draft (row 0 of
+    the cards under the board; a card twice in the draft is either copy)."""
+    if DRAFT_BASE <= action < TRADE_BASE:
+        card = action - DRAFT_BASE
+    elif TRADE_BASE <= action < DECLINE:
+        card = (action - TRADE_BASE) % NUM_CARDS
+    else:
+        return ()
+    return tuple((0, index) for index, drawn in enumerate(state.draft) if drawn == card)
+
+
+def end_reason(state: SequenceState) -> str:
+    """Two sequences, or more sequences when the cards ran out."""
+    red, blue = state.sequences
+    if max(red, blue) >= SEQUENCES_TO_WIN and state.winner in (0, 1):
+        return f"{TEAM_NAMES[state.winner]} completed {state.sequences[state.winner]} sequences"
+    return f"the cards ran out: sequences red {red}, blue {blue}"
 
 
 def move_label(state: SequenceState, action: int) -> str:

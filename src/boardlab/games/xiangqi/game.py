@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, GameFacts, IllegalActionError, ParseError, State,
-                          check_action, random_opening)
+from ...core.game import (TERMINAL, Evaluators, GameFacts, IllegalActionError, ParseError,
+                          State, check_action, random_opening)
 from ...render import Drawable
 from ..chesslike import Board, ChessLikeGame, mailbox_bench_cases, text_board
 from . import rules
@@ -43,7 +43,7 @@ class XiangqiSettings:
 class XiangqiGame(ChessLikeGame):
     name = "xiangqi"
     Settings = XiangqiSettings
-    seed_project = "003 Xiangqi"
+    course_project = "003 Xiangqi"
     render_module = ".render"
 
     @property
@@ -62,7 +62,8 @@ class XiangqiGame(ChessLikeGame):
     def evaluators(self):
         from .heuristics import material_and_position
 
-        return {"greedy": material_and_position, "minimax": material_and_position}
+        return Evaluators({"positional": material_and_position},
+                          aliases={"greedy": "positional", "minimax": "positional"})
 
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper

@@ -15,6 +15,7 @@ from ...render.grid import Picture, Piece
 from .actions import ACTION_FROM, ACTION_TO
 from .game import XiangqiState
 from .notation import FILES, SIDE_NAMES, square_name
+from . import rules
 from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS, SQUARES
 
 CHARACTERS = ({1: "帥", 2: "仕", 3: "相", 4: "傌", 5: "俥", 6: "炮", 7: "兵"},
@@ -65,7 +66,22 @@ def picture(state: XiangqiState, viewer: int | None = None) -> Picture:
                    pieces=pieces, style="points", light="#e8c98f", line="#5a3a1a",
                    file_labels=FILES, rank_labels=[str(ROWS - 1 - r) for r in range(ROWS)],
                    extra_lines=PALACE_LINES, banner="river", banner_after_row=4,
+                   alert_cells=generals_in_check(state),
                    caption=f"ply {state.plies}/{state.game.settings.max_plies}; {status}")
+
+
+def generals_in_check(state: XiangqiState) -> tuple[int, ...]:
+    """The side to move's general when it is in check (checkmate included)."""
+    try:
+        if not state.in_check():
+            return ()
+        return (rules.general_square(state.board, state.player),)
+    except ValueError:  # a position without that general (none is in danger)
+        return ()
+
+
+def end_reason(state: XiangqiState) -> str:
+    return state.end_reason
 
 
 def action_cells(state: XiangqiState, action: int) -> tuple[int, ...]:

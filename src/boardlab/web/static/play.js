@@ -7,6 +7,11 @@
 // what the server says: a move goes out with the move number it was made on, and after any
 // refusal the page takes the server's position again. While an agent thinks, no way to move
 // is open (board, notation box, buttons).
+//
+// The analysis board shows any past position (a click in the move list), and side lines from
+// it: moves tried there are played on the server's copy of that position (POST .../line),
+// never in the game. A move that arrives on the live board is animated (skipped when the
+// person asks for reduced motion) in an overlay, so the board's own SVG stays the server's.
 "use strict";
 
 let games = [];        // /api/games
@@ -21,6 +26,10 @@ let thinkingFrom = 0;     // performance.now() when the agent started, as this p
 let viewing = null;    // the analysis board: the ply shown, null while the board is the game's
 let flip = false;      // the board turned round from the game's way
 let clockTick = null;  // redraws the running clock
+let line = null;       // a side line on the analysis board: {ply, moves: [notation], data}
+let drawnLive = null;  // {id, ply} of the live board drawn last: a move onto it is animated
+const MOVE_MS = 160;   // how long a move glides
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 // Pause before an agent answers, so a person sees each move; `?delay=0` for tests.
 const AGENT_DELAY_MS = parseInt(new URLSearchParams(location.search).get("delay") ?? "250", 10);
 
@@ -58,7 +67,11 @@ async function init() {
   byId("view-back").addEventListener("click", () => viewPly(shownPly() - 1));
   byId("view-forward").addEventListener("click", () => viewPly(shownPly() + 1));
   byId("view-live").addEventListener("click", () => viewPly(null));
-  byId("flip").addEventListener("click", () => { flip = !flip; viewPly(viewing); });
+  byId("flip").addEventListener("click", () => { flip = !flip; if (line) showLine(); else viewPly(viewing); });
+  byId("line-start").addEventListener("click", startLine);
+  byId("line-back").addEventListener("click", () => { if (line && line.moves.length) { line.moves.pop(); showLine(); } });
+  byId("line-exit").addEventListener("click", () => viewPly(line ? line.ply : null));
+  byId("download-moves").addEventListener("click", downloadMoves);
   byId("ask").addEventListener("click", askAbout);
   byId("time-mode").addEventListener("change", () => {
     byId("time-fields").hidden = !byId("time-mode").value;
@@ -247,6 +260,7 @@ async function start() {
   if (mode === "game") body.clock = { base: seconds, increment: parseFloat(byId("time-increment").value || "0") };
   current = null;
   viewing = null;
+  line = null;
   await run(() => api("POST", "/api/games", body), { onError: clearGame });
   if (!current) return;
   history.pushState(null, "", addressOf(current.id));
@@ -264,6 +278,7 @@ function inView(node) {
 function clearGame() {
   current = null;
   viewing = null;
+  line = null;
   if (following) following.close();
   following = null;
   byId("board").innerHTML = "";
@@ -317,6 +332,7 @@ function command(name) {
   if (!current || current.thinking) return;
   stopAuto();
   viewing = null;  // the board shows the game again
+  line = null;
   return run(() => api("POST", `/api/games/${current.id}/${name}`, {}));
 }
 
@@ -384,6 +400,10 @@ function playTyped() {
 // What a person does now, from the kinds of moves on offer.
 function moveHint(data) {
   if (!data.renderer) return "choose a move below.";
+  if (data.legal.length && data.legal.every((m) => m.cells.length || (m.cards || []).length) &&
+      data.legal.some((m) => (m.cards || []).length)) {
+    return "choose one of the moves under the board: click a marked card, or its button.";
+  }
   if (data.legal.some((m) => m.cells.length >= 2)) return "click a piece, then its target.";
   if (data.legal.some((m) => m.cells.length === 1)) return "click a marked square.";
   return "choose one of the moves under the board.";
@@ -403,10 +423,14 @@ function show(data, force) {
   const board = byId("board");
   board.dataset.game = data.game;
   if (viewing === null) {
+    const next = drawnLive && drawnLive.id === data.id && drawnLive.ply === data.ply - 1;
     showBoard(board, data);
     board.dataset.ply = data.ply;
     board.dataset.live = "1";
+    delete board.dataset.line;
+    drawnLive = { id: data.id, ply: data.ply };
     if (flip) viewPly(null);  // the same position, turned round (its marks follow)
+    else if (next && data.last) animateMove(data.last.cells);
   }
   byId("position-text").value = data.position_text || "(this game has no position notation)";
   byId("copy-position").disabled = !data.position_text;
@@ -445,6 +469,8 @@ function shownPly() { return viewing === null ? (current ? current.ply : 0) : vi
 // meanwhile, and the page follows it in the status and the move list.
 async function viewPly(ply) {
   if (!current) return;
+  line = null;  // stepping through the game leaves a side line
+  drawnLive = null;
   if (ply !== null) ply = Math.max(0, Math.min(current.ply, ply));
   const live = ply === null || ply === current.ply;
   if (live && !flip) {
@@ -471,16 +497,157 @@ function drawPicture(picture) {
   board.innerHTML = picture.svg;
   board.dataset.ply = picture.ply;
   board.dataset.live = viewing === null ? "1" : "0";
+  delete board.dataset.line;
   byId("position-text").value = picture.position_text || "(this game has no position notation)";
   byId("copy-position").disabled = !picture.position_text;
 }
 
 function showViewNote() {
   const note = byId("view-note");
+  const lineNote = byId("line-note");
+  lineNote.textContent = "";
   if (!current) { note.textContent = ""; return; }
   note.textContent = viewing === null ? (flip ? "the board is turned round" : "")
     : `move ${viewing} of ${current.ply}: the game goes on at move ${current.ply} (▶| goes back to it)`;
   byId("analysis-bar").dataset.viewing = viewing === null ? "0" : "1";
+  byId("analysis-bar").dataset.line = line ? "1" : "0";
+  if (line) {
+    const moves = line.data ? line.data.moves.map((m, i) => `${i + 1}. ${m.name}: ${m.text}`).join("  ") : "";
+    const end = line.data && line.data.over ? `; ${line.data.result}` : "";
+    lineNote.textContent = `Side line after move ${line.ply} (not played in the game)` +
+      (moves ? `: ${moves}` : ": click a piece to try a move") + end;
+  }
+}
+
+// --- side lines ---------------------------------------------------------------------------------
+
+// Try moves from the position shown, for either side, without touching the game.
+function startLine() {
+  if (!current) return;
+  line = { ply: shownPly(), moves: [], data: null };
+  showLine();
+}
+
+async function showLine(animate) {
+  if (!current || !line) return;
+  const wanted = line;
+  try {
+    const data = await api("POST", `/api/games/${encodeURIComponent(current.id)}/line`,
+                           { ply: line.ply, moves: line.moves, flip });
+    if (line !== wanted) return;  // left or changed meanwhile
+    showError(null);
+    drawLine(data, animate);
+  } catch (error) {
+    showError(error);
+    if (line === wanted && line.moves.length) { line.moves.pop(); }
+  }
+}
+
+function drawLine(data, animate) {
+  line.data = data;
+  viewing = line.ply;
+  drawnLive = null;
+  const board = byId("board");
+  board.innerHTML = data.svg;
+  board.dataset.ply = line.ply + data.line.length;
+  board.dataset.live = "0";
+  board.dataset.line = data.line.length;
+  byId("position-text").value = data.position_text || "(this game has no position notation)";
+  byId("copy-position").disabled = !data.position_text;
+  if (animate && data.moves.length && line.lastCells) animateMove(line.lastCells);
+  markMovable();
+  showHistory(current);
+  showViewNote();
+  updateControls();
+}
+
+function lineMove(move) {
+  if (!line) return;
+  selected = null;
+  line.moves.push(move.notation);
+  line.lastCells = move.cells;
+  showLine(true);
+}
+
+// The moves a click may choose now: the side line's (any side), or the game's when the person
+// may move (null: none may go out now).
+function activeLegal() {
+  if (line) return line.data ? line.data.legal : [];
+  return canMove() ? current.legal : null;
+}
+
+// The moves the board marks: as above, while a request of this page may still be on its way.
+function offeredMoves() {
+  if (line) return line.data ? line.data.legal : [];
+  if (!current || current.over || current.to_move_kind !== "human" || viewing !== null) return [];
+  return current.legal;
+}
+
+// --- the move animation ---------------------------------------------------------------------------
+
+// Glide the piece that just moved from its first cell to its last, in an overlay over the board
+// (the board's own SVG is left as the server drew it); none for a one-cell move, or when the
+// person prefers reduced motion.
+function animateMove(cells) {
+  const board = byId("board");
+  const svg = board.querySelector("svg.board");
+  if (!svg || !cells || cells.length < 2) return;
+  if (REDUCED_MOTION.matches) { board.dataset.animated = "reduced"; return; }
+  const from = svg.querySelector(`g.cell[data-cell="${cells[0]}"] rect.bg`);
+  const to = svg.querySelector(`g.cell[data-cell="${cells[cells.length - 1]}"]`);
+  const piece = to && to.querySelector(".piece");
+  if (!from || !piece) return;
+  const a = from.getBBox();
+  const b = to.querySelector("rect.bg").getBBox();
+  const fx = byId("board-fx");
+  const box = svg.getBoundingClientRect();
+  const holder = byId("board-area");  // position: relative, the overlay's frame
+  const frame = holder.getBoundingClientRect();
+  fx.setAttribute("viewBox", svg.getAttribute("viewBox"));
+  fx.setAttribute("font-family", svg.getAttribute("font-family") || "");
+  Object.assign(fx.style, { left: `${box.left - frame.left - holder.clientLeft}px`,
+    top: `${box.top - frame.top - holder.clientTop}px`, width: `${box.width}px`, height: `${box.height}px` });
+  fx.innerHTML = "";
+  const ghost = piece.cloneNode(true);
+  fx.append(ghost);
+  fx.removeAttribute("hidden");  // an <svg> has no `hidden` property: the attribute
+  const hide = byId("board-fx-hide");
+  hide.textContent = `#board g.cell[data-cell="${cells[cells.length - 1]}"] .piece { visibility: hidden; }`;
+  board.dataset.animated = String(cells[cells.length - 1]);
+  const glide = ghost.animate([{ transform: `translate(${a.x - b.x}px, ${a.y - b.y}px)` }, { transform: "translate(0px, 0px)" }],
+                              { duration: MOVE_MS, easing: "ease-out" });
+  const done = () => {
+    if (fx.firstChild !== ghost) return;  // a later move took the overlay
+    fx.innerHTML = "";
+    fx.setAttribute("hidden", "");
+    hide.textContent = "";
+  };
+  glide.onfinish = done;
+  glide.oncancel = done;
+}
+
+// The game's moves in its notation with a header (seats, result, reason), as a file that
+// `boardlab replay FILE` plays back.
+async function downloadMoves() {
+  if (!current) return;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(current.id)}/moves.txt`);
+    const text = await response.text();
+    if (!response.ok) {
+      let detail = text;
+      try { detail = JSON.parse(text).detail; } catch (e) { /* the text itself */ }
+      throw new Error(`${response.status}: ${detail}`);
+    }
+    const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+    const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })),
+                           download: name ? name[1] : "boardlab-game.txt" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    showError(null);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 // What an agent thinks of the position shown (the server allows it once a game with a person
@@ -492,10 +659,11 @@ async function askAbout() {
   const ply = shownPly();
   byId("ask").disabled = true;
   try {
-    const picture = await api("POST", `/api/games/${encodeURIComponent(current.id)}/analyse`, { ply, agent: spec, flip });
+    const picture = await api("POST", `/api/games/${encodeURIComponent(current.id)}/analyse`,
+                              { ply, agent: spec, flip, line: line ? line.moves : [] });
     showError(null);
     viewing = picture.ply;
-    drawPicture(picture);
+    if (line) drawLine(picture); else drawPicture(picture);
     showThinking({ agent: picture.agent, value_graph: current.value_graph, thinking_on_board: true }, true);
     showHistory(current);
     showViewNote();
@@ -519,15 +687,19 @@ function updateControls() {
   const data = current;
   const waiting = isBusy() || !!(data && data.thinking);
   const ids = ["undo", "resign", "new", "step", "auto", "move-play", "view-first", "view-back",
-               "view-forward", "view-live", "flip", "ask"];
+               "view-forward", "view-live", "flip", "ask", "line-start", "line-back", "download-moves"];
   if (!data) {
     for (const id of ids) byId(id).disabled = true;
     return;
   }
   byId("view-first").disabled = byId("view-back").disabled = shownPly() === 0;
-  byId("view-forward").disabled = byId("view-live").disabled = viewing === null;
+  byId("view-forward").disabled = byId("view-live").disabled = viewing === null && !line;
   byId("flip").disabled = false;
   byId("ask").disabled = false;
+  byId("line-start").disabled = false;
+  byId("line-back").disabled = !line || line.moves.length === 0;
+  byId("line-exit").hidden = !line;
+  byId("download-moves").disabled = false;
   const agentTurn = !data.over && data.to_move_kind === "agent";
   byId("undo").disabled = waiting || !data.can_undo;
   byId("resign").disabled = waiting || data.over || data.humans.length === 0;
@@ -536,7 +708,7 @@ function updateControls() {
   byId("auto").disabled = data.over || (!autoTimer && (waiting || !agentTurn));  // Pause stays open
   byId("move-play").disabled = !canMove();
   byId("move-text").dataset.closed = canMove() ? "0" : "1";
-  for (const button of byId("extra-moves").querySelectorAll("button")) button.disabled = !canMove();
+  for (const button of byId("extra-moves").querySelectorAll("button")) button.disabled = !activeLegal();
 }
 
 // Each seat's clock; the running one counts down here between the server's words (the server
@@ -621,7 +793,7 @@ function showThinking(data, asked) {
   for (const kind of agent.heat_kinds) kinds.append(el("option", { value: kind, text: kind }));
   kinds.hidden = agent.heat_kinds.length < 2;
   info.append(el("div", { class: "played", text: asked
-    ? `${agent.spec}, asked about move ${viewing} for ${agent.name} (seat ${agent.seat}), would play ${agent.move} after ${agent.seconds.toFixed(3)} s of thinking`
+    ? `${agent.spec}, asked about move ${viewing}${line && line.moves.length ? ` and ${line.moves.length} side-line moves` : ""} for ${agent.name} (seat ${agent.seat}), would play ${agent.move} after ${agent.seconds.toFixed(3)} s of thinking`
     : `${agent.spec} (${agent.name}, seat ${agent.seat}) played ${agent.move} after ${agent.seconds.toFixed(3)} s of thinking` }));
   if (typeof agent.value === "number") {
     info.append(el("div", { text: `value for ${agent.name}: ${infoText(agent.value)}` }));
@@ -648,7 +820,7 @@ function showThinkingLayers() {
   const kind = byId("heat-kind").value;
   board.classList.toggle("hide-heat", !byId("show-heat").checked);
   board.classList.toggle("hide-pv", !byId("show-pv").checked);
-  for (const layer of board.querySelectorAll("g.heat")) {
+  for (const layer of board.querySelectorAll("g.heat, .heat-tint")) {
     layer.style.display = !kind || layer.dataset.kind === kind ? "" : "none";
   }
 }
@@ -674,35 +846,50 @@ function showHistory(data) {
 
 function cellsOf(element) { return element.querySelectorAll("g.cell"); }
 
-// Mark the cells where a legal move starts; moves with no cells (a pass) become buttons.
+// Mark the cells where a legal move starts, and the cards under the board a move picks (a
+// draft); moves with neither (a pass) become buttons. On a side line, the line's moves.
 function markMovable() {
   const extra = byId("extra-moves");
   extra.innerHTML = "";
-  if (!current || current.over || current.to_move_kind !== "human") return;
+  delete extra.dataset.choice;
+  const legal = offeredMoves();
   const starts = new Set();
   const singles = new Set();  // one-click moves: a placement, a reveal
-  for (const move of current.legal) {
+  const picks = new Set();    // cards to click
+  for (const move of legal) {
     if (move.cells.length > 0) starts.add(move.cells[0]);
-    else extra.append(moveButton(move));
+    for (const card of move.cards || []) picks.add(card);
+    if (move.cells.length === 0) extra.append(moveButton(move));  // a card's too: keyboards
     if (move.cells.length === 1) singles.add(move.cells[0]);
   }
-  for (const cell of cellsOf(byId("board"))) {
+  const board = byId("board");
+  for (const cell of cellsOf(board)) {
     const index = parseInt(cell.dataset.cell, 10);
     delete cell.dataset.target;
     delete cell.dataset.selected;
     if (starts.has(index)) cell.dataset.movable = "1"; else delete cell.dataset.movable;
     if (singles.has(index)) cell.dataset.place = "1"; else delete cell.dataset.place;
   }
+  for (const card of board.querySelectorAll("g.card[data-pick]")) {
+    if (picks.has(card.dataset.pick)) card.dataset.movable = "1"; else delete card.dataset.movable;
+  }
   updateControls();
 }
 
 function moveButton(move) {
-  return el("button", { "data-action": move.id, title: move.notation, onclick: () => play(move.id), text: move.label || move.notation });
+  return el("button", { "data-action": move.id, title: move.notation, onclick: () => playMove(move), text: move.label || move.notation });
+}
+
+// A chosen move: into the side line, or to the server.
+function playMove(move) {
+  if (line) return lineMove(move);
+  return play(move.id);
 }
 
 function select(cell) {
   selected = cell;
-  const targets = new Set(current.legal.filter((m) => m.cells.length >= 2 && m.cells[0] === cell).map((m) => m.cells[1]));
+  const legal = offeredMoves();
+  const targets = new Set(legal.filter((m) => m.cells.length >= 2 && m.cells[0] === cell).map((m) => m.cells[1]));
   for (const node of cellsOf(byId("board"))) {
     const index = parseInt(node.dataset.cell, 10);
     if (index === cell) node.dataset.selected = "1"; else delete node.dataset.selected;
@@ -711,22 +898,32 @@ function select(cell) {
 }
 
 function choose(moves) {
-  if (moves.length === 1) return play(moves[0].id);
-  // Several moves share these cells (a promotion choice, say): let the person pick.
+  if (moves.length === 1) return playMove(moves[0]);
+  // Several moves share these cells or this card (a promotion, a draft or a trade): let the
+  // person pick.
   const extra = byId("extra-moves");
   extra.innerHTML = "";
+  extra.dataset.choice = "1";  // the buttons are this click's moves only
   for (const move of moves) extra.append(moveButton(move));
   updateControls();
 }
 
 function onBoardClick(event) {
+  const legal = activeLegal();
+  if (!legal) return;  // while an agent thinks, a click does nothing
+  const card = event.target.closest("g.card[data-pick]");
+  if (card) {
+    const moves = legal.filter((m) => (m.cards || []).includes(card.dataset.pick));
+    if (moves.length) choose(moves);
+    return;
+  }
   const node = event.target.closest("g.cell");
-  if (!node || !canMove()) return;  // while an agent thinks, a click does nothing
+  if (!node) return;
   const cell = parseInt(node.dataset.cell, 10);
-  const single = current.legal.filter((m) => m.cells.length === 1 && m.cells[0] === cell);
-  const starting = current.legal.filter((m) => m.cells.length >= 2 && m.cells[0] === cell);
+  const single = legal.filter((m) => m.cells.length === 1 && m.cells[0] === cell);
+  const starting = legal.filter((m) => m.cells.length >= 2 && m.cells[0] === cell);
   if (selected !== null) {
-    const moves = current.legal.filter((m) => m.cells.length >= 2 && m.cells[0] === selected && m.cells[1] === cell);
+    const moves = legal.filter((m) => m.cells.length >= 2 && m.cells[0] === selected && m.cells[1] === cell);
     if (moves.length) return choose(moves);
     if (cell === selected && single.length) return choose(single);
   }

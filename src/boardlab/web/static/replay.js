@@ -35,6 +35,9 @@ async function init() {
   document.getElementById("last").addEventListener("click", () => game && go(game.plies));
   document.getElementById("ply").addEventListener("input", (e) => go(parseInt(e.target.value, 10)));
   document.getElementById("auto").addEventListener("click", toggleAuto);
+  document.getElementById("download-moves").addEventListener("click", () => {
+    if (game) location.href = `/api/db/games/${game.number}/moves.txt`;
+  });
   if (tournament !== null) {
     document.getElementById("filter").disabled = true;
     document.getElementById("scope").append(`Games of tournament ${tournament} (`,
@@ -65,14 +68,18 @@ async function list() {
   for (const g of data.games) {
     // A stored game opens at its end, the result in view; step back from there.
     const row = el("tr", { "data-number": g.number, onclick: () => open(g.number, null) },
-      el("td", { text: g.number }), el("td", { text: g.game }), el("td", { text: g.seats[0] }),
-      el("td", { text: g.seats[1] }), el("td", { text: g.result + (g.reason !== "normal" ? ` (${g.reason})` : "") }),
+      el("td", { text: g.number }), el("td", { class: "game", text: breakable(g.game) }),
+      el("td", { text: breakable(g.seats[0]) }), el("td", { text: breakable(g.seats[1]) }),
+      el("td", { class: "result", text: g.result + (g.end ? ` (${g.end})` : "") }),
       el("td", { text: g.plies }));
     body.append(row);
   }
   document.getElementById("page-info").textContent =
     total ? `${offset + 1}-${Math.min(total, offset + PAGE)} of ${total}` : "no games";
 }
+
+// A spec may break after its : , = and _ (a zero-width space), so the table fits its panel.
+function breakable(text) { return String(text).replace(/([:,=_])/g, "$1\u200b"); }
 
 async function open(number, ply) {
   stopAuto();
@@ -118,6 +125,11 @@ function show() {
   here.set("game", game.number);
   if (game.ply !== game.plies) here.set("ply", game.ply);
   history.replaceState(null, "", `/replay?${here}`);
+  document.body.classList.add("has-game");
+  document.getElementById("download-moves").disabled = false;
+  for (const row of document.querySelectorAll("#game-list tbody tr")) {
+    row.classList.toggle("open", row.dataset.number === String(game.number));
+  }
   const board = document.getElementById("board");
   showBoard(board, game);
   board.dataset.ply = game.ply;
@@ -137,8 +149,11 @@ function show() {
     if (index + 1 === game.ply) item.classList.add("current");
     list.append(item);
   });
+  // The list scrolls inside its panel: the page, and the board, stay where they are.
   const now = list.querySelector("li.current");
-  if (now) now.scrollIntoView({ block: "nearest" });
+  if (now && (now.offsetTop < list.scrollTop || now.offsetTop > list.scrollTop + list.clientHeight - 20)) {
+    list.scrollTop = now.offsetTop - list.clientHeight / 2;
+  }
 }
 
 function toggleAuto() {

@@ -51,6 +51,20 @@ def picture(state: JungleClassicState, viewer: int | None = None) -> Picture:
                            " plies without capture")
 
 
+def end_reason(state: JungleClassicState) -> str:
+    """Why a finished game ended: a den entered, pieces gone, no move, or a draw rule."""
+    if state.winner in (0, 1):
+        winner, loser = state.winner, 1 - state.winner
+        if state.board[DENS[loser]] * (1 if winner == 0 else -1) > 0:
+            return f"{SIDE_NAMES[winner]} entered the den"
+        if state.counts[loser] == 0:
+            return f"{SIDE_NAMES[loser]} has no pieces left"
+        return f"{SIDE_NAMES[loser]} has no legal move"
+    if state.game.settings.repetition_draw and state.history.count(state.hash) >= 3:
+        return "the same position three times"
+    return f"{state.game.settings.no_capture_limit} plies without a capture"
+
+
 def action_cells(state: JungleClassicState, action: int) -> tuple[int, ...]:
     frm, direction = divmod(action, 4)
     step = STEP[frm][direction]

@@ -17,8 +17,13 @@ Seed 000 gives rewards only for its dark game; these follow its DQN table's spir
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .game import JungleClassicState
 from .rules import COLS, DENS
+
+if TYPE_CHECKING:
+    from ....core.learning import LearningKit
 
 REWARDS = {
     "capture_per_rank": 0.2,
@@ -79,7 +84,7 @@ def table_key(state: JungleClassicState) -> bytes:
     return bytes(cell & 0xFF for cell in state.board) + bytes([state.player])
 
 
-def learning_kit():
+def learning_kit() -> LearningKit[JungleClassicState]:
     """Classic Jungle's learning pieces: one reward for both learners, an exact table key."""
     from ....core.learning import LearningKit, RewardFunction
 
