@@ -16,12 +16,11 @@ pytest.importorskip("torch")
 from boardlab.learn.alphazero import (  # noqa: E402
     AlphaZeroTrainer,
     AlphaZeroTraining,
-    Decision,
     play_networks,
     self_play,
-    value_targets,
 )
 from boardlab.learn.protocol import train  # noqa: E402
+from boardlab.learn.value_targets import Decision, value_targets  # noqa: E402
 
 TINY = {"workers": 1, "games_per_worker": 2, "sims": 6, "train_steps": 10, "batch": 32,
         "eval_games": 2, "eval_sims": 4, "temperature_moves": 4}
@@ -35,7 +34,8 @@ def history(length, u_tree=0.25, u_root=0.25):
 
 def targets(scheme, length, returns, **settings):
     config = AlphaZeroTraining(value_target=scheme, **settings)
-    return value_targets(history(length), returns, config, random.Random(0)).tolist()
+    return value_targets(history(length), returns, config.value_target, config.search_discount,
+                         random.Random(0)).tolist()
 
 
 def test_result_targets_are_the_result_for_the_player_to_move():
