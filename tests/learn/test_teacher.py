@@ -198,3 +198,20 @@ def test_the_warm_start_lowers_the_loss_on_held_out_teacher_games(tmp_path):
     # the best network is the distilled one: the agent it exports plays the teacher's moves
     best = trainer.best.network.state_dict()
     assert all((best[k] == v).all() for k, v in trainer.candidate.network.state_dict().items())
+
+
+def test_a_damaged_shard_or_a_missing_dataset_is_one_sentence(tmp_path):
+    pytest.importorskip("torch")
+    from boardlab.learn.alphazero import AlphaZeroTrainer, AlphaZeroTraining
+
+    teach("reversi", small(positions=40), tmp_path / "data")
+    shard = shard_path(tmp_path / "data", 0)
+    shard.write_bytes(shard.read_bytes()[:200])  # a copy cut short
+    with pytest.raises(BoardLabError, match="is not a teacher shard.*delete it"):
+        load_dataset(tmp_path / "data")
+    for folder, message in ((tmp_path / "nowhere", "no teacher dataset"),
+                            (tmp_path / "data", "teaches 'reversi', not 'minichess'")):
+        game = make_game("minichess")
+        with pytest.raises(BoardLabError, match=message):  # when built, before any work
+            AlphaZeroTrainer(game, AlphaZeroTraining(teacher=str(folder), workers=1),
+                             {"channels": 4, "blocks": 1})

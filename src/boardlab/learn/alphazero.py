@@ -594,6 +594,10 @@ class AlphaZeroTrainer(Trainer):
         self.distilled = False
         self.teacher_split: Any = None
         """learn/distill.py's TeacherSplit, loaded when first needed."""
+        if config.teacher:  # a missing or foreign dataset is refused now, not mid-run
+            from .teacher import read_manifest
+
+            read_manifest(config.teacher, game)
         self.held_out: dict[str, float] = {}
         """Held-out teacher losses before and after distilling (before_*, after_*)."""
 

@@ -40,6 +40,7 @@ import multiprocessing
 import os
 import random
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -236,12 +237,14 @@ def read_shard(path: Path) -> Labels:
                      else np.full(len(data["action"]), -1, np.int8))
             return Labels(data["planes"], data["action"], data["score"], data["result"],
                           data["game"], mover)
-    except (OSError, KeyError, ValueError) as error:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise BoardLabError(f"{path} is not a teacher shard ({error}); delete it and rerun "
                             f"`boardlab teach` to label it again") from None
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
+def read_manifest(folder: str | Path, game: Game | None = None) -> dict[str, Any]:
+    """The dataset's manifest; with `game`, refuse a dataset of another game."""
+    folder = Path(folder)
     path = folder / MANIFEST
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -253,6 +256,8 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if manifest.get("format") != FORMAT:
         raise BoardLabError(f"{path} is not a teacher manifest (format "
                             f"{manifest.get('format')!r}, expected {FORMAT!r})")
+    if game is not None and str(manifest.get("game", "")).split(":")[0] != game.name:
+        raise BoardLabError(f"{folder} teaches {manifest.get('game')!r}, not {game.name!r}")
     return manifest
 
 
@@ -265,9 +270,7 @@ def load_dataset(folder: str | Path, game: Game | None = None) -> tuple[dict[str
     """The manifest and every shard's positions, in shard order (games numbered across
     shards). With `game`, refuse a dataset of another game."""
     folder = Path(folder)
-    manifest = read_manifest(folder)
-    if game is not None and manifest["game"].split(":")[0] != game.name:
-        raise BoardLabError(f"{folder} teaches {manifest['game']!r}, not {game.name!r}")
+    manifest = read_manifest(folder, game)
     parts, games = [], 0
     for shard in existing_shards(folder):
         labels = read_shard(shard_path(folder, shard))
