@@ -446,6 +446,21 @@ def check_action(state: State, action: int) -> None:
         )
 
 
+def legal_move_from_text(state: State, text: str, where: str) -> int:
+    """The legal action that `text` (the game's move notation) names in `state`, for a move
+    read from a file or a page; a ParseError that begins with `where` ("move 3 (d3)")
+    otherwise: the game is over, the text names no move, or the move is not legal here."""
+    if state.is_terminal():
+        raise ParseError(f"{where}: the game is already over")
+    try:
+        action = state.str_to_action(text)
+    except BoardLabError as error:
+        raise ParseError(f"{where}: {error}") from None
+    if action not in state.legal_actions():
+        raise ParseError(f"{where} is not legal in the position reached")
+    return action
+
+
 def _whose(state: State) -> str:
     player = state.current_player()
     return "chance" if player == CHANCE else f"player {player}"

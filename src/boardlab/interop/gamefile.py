@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.game import CHANCE, BoardLabError, ParseError, State
+from ..core.game import CHANCE, BoardLabError, ParseError, State, legal_move_from_text
 from ..core.registry import make_game
 
 FORMAT = "boardlab-game 1"
@@ -189,14 +189,7 @@ def replay(file: GameFile, movers: list[int] | None = None) -> State:
     _resolve(state, pending, "before the first move")
     for number, (move, outcomes) in enumerate(file.moves, 1):
         where = f"move {number} ({move})"
-        if state.is_terminal():
-            raise ParseError(f"{where}: the game was already over")
-        try:
-            action = state.str_to_action(move)
-        except BoardLabError as error:
-            raise ParseError(f"{where}: {error}") from None
-        if action not in state.legal_actions():
-            raise ParseError(f"{where} is not legal in the position reached")
+        action = legal_move_from_text(state, move, where)
         if movers is not None:
             movers.append(state.current_player())
         state.apply(action)

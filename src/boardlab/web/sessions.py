@@ -26,7 +26,8 @@ from typing import Any, Callable
 
 from .. import render
 from ..core.agent import Agent, Clock, stop_on
-from ..core.game import CHANCE, BoardLabError, Game, IllegalActionError, ParseError, State
+from ..core.game import (CHANCE, BoardLabError, Game, IllegalActionError, ParseError, State,
+                         legal_move_from_text)
 from ..core.match import GameRecord, derive_seed, sample_chance
 from ..core.registry import make_agent, make_game
 from ..interop.gamefile import GameFile, steps_to_moves
@@ -509,16 +510,8 @@ class Session:
             state = state.view(viewer, random.Random(derive_seed(self.seed, "page", viewer)))
         played: list[Step] = []
         for number, move in enumerate(moves, 1):
-            where = f"side-line move {number} ({move})"
-            if state.is_terminal():
-                raise ParseError(f"{where}: the game is over before it")
+            action = legal_move_from_text(state, move, f"side-line move {number} ({move})")
             mover = state.current_player()
-            try:
-                action = state.str_to_action(move)
-            except BoardLabError as error:
-                raise ParseError(f"{where}: {error}") from None
-            if action not in state.legal_actions():
-                raise IllegalActionError(f"{where} is not legal there")
             before = state.clone()
             step = Step(action, mover, state.action_to_str(action),
                         cells=render.action_cells(before, action))
