@@ -86,6 +86,14 @@ def click_one_move(page, rng: random.Random) -> None:
     page.wait_for_function(IDLE, arg=before)
 
 
+def click_moves(page, rng: random.Random, count: int) -> None:
+    """Up to `count` moves by `click_one_move`, fewer if the game ends first."""
+    for _ in range(count):
+        if page.get_attribute("#status", "data-over") == "1":
+            break
+        click_one_move(page, rng)
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_a_person_plays_a_whole_game_against_random_by_clicks(page, live_server, tmp_path,
                                                               name):

@@ -12,7 +12,7 @@ import pytest
 
 from boardlab.core.registry import game_names
 
-from test_web_browser import IDLE, click_one_move, fill_params, start_game
+from test_web_browser import IDLE, click_moves, click_one_move, fill_params, start_game
 from test_web_walkthrough import boxes_apart
 from web_helpers import short_spec
 
@@ -441,11 +441,7 @@ def test_the_analysis_board_steps_back_flips_asks_an_agent_and_returns(page, liv
 @pytest.mark.parametrize("name", game_names())
 def test_a_pasted_position_starts_a_game_there(page, live_server, name):
     start_game(page, live_server, short_spec(name), ("human", "human"))
-    rng = random.Random(11)
-    for _ in range(3):
-        if page.get_attribute("#status", "data-over") == "1":
-            break
-        click_one_move(page, rng)
+    click_moves(page, random.Random(11), 3)
     text = page.input_value("#position-text")
     board = httpx.get(f"{live_server}/api/games/{game_id(page)}").json()["text"]
     page.click("#position-start summary")

@@ -17,7 +17,7 @@ from boardlab.core.game import CHANCE
 from boardlab.core.match import sample_chance
 from boardlab.core.registry import game_names, make_game
 
-from test_web_browser import IDLE, click_one_move, start_game
+from test_web_browser import IDLE, click_moves, start_game
 from test_web_play_live import PLY, game_id, moves_of
 from test_web_walkthrough import boxes_apart
 from web_helpers import short_spec
@@ -43,11 +43,7 @@ def test_the_downloaded_moves_replayed_by_the_cli_give_the_pages_position(
     from boardlab.cli import main
 
     start_game(page, live_server, short_spec(name), ("human", "random"))
-    rng = random.Random(7)
-    for _ in range(6):
-        if page.get_attribute("#status", "data-over") == "1":
-            break
-        click_one_move(page, rng)
+    click_moves(page, random.Random(7), 6)
     page.click("#position-box summary")
     with page.expect_download() as download:
         page.click("#download-moves")
