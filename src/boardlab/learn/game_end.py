@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.game import State
 
@@ -53,11 +53,8 @@ class ResignWatch:
     """Resign when the mover's root value is below this (-1 or less: never)."""
     may_resign: bool
     """False in the share of games played out to count false resignations."""
-    would_have: set[int] | None = None
+    would_have: set[int] = field(default_factory=set)
     """Players whose value fell below the threshold in a game that may not resign."""
-
-    def __post_init__(self) -> None:
-        self.would_have = set()
 
     def resigns(self, mover: int, root_value: float) -> bool:
         """Whether `mover` resigns now; in a played-out game, note that it would have."""
@@ -65,12 +62,11 @@ class ResignWatch:
             return False
         if self.may_resign:
             return True
-        assert self.would_have is not None
         self.would_have.add(mover)
         return False
 
     def false_resignations(self, returns: list[float]) -> tuple[int, int]:
         """(players that would have resigned, those of them who did not lose) once the
         played-out game is over."""
-        would = sorted(self.would_have or ())
+        would = sorted(self.would_have)
         return len(would), sum(1 for p in would if returns[p] >= 0)
