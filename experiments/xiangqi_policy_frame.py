@@ -23,13 +23,12 @@ import argparse
 import numpy as np
 
 from boardlab import make_game
-from boardlab.games.xiangqi.actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO
-from boardlab.games.xiangqi.rules import COLS, ROWS, SQUARES
+from boardlab.games.xiangqi.actions import ACTION_FROM
+from boardlab.games.xiangqi.actions import TURNED as TURNED_IDS
+from boardlab.games.xiangqi.rules import COLS, ROWS
 from boardlab.learn.teacher import held_out_split, load_dataset
 
-TURNED = np.array([ACTION_OF_MOVE[(SQUARES - 1 - f, SQUARES - 1 - t)]
-                   for f, t in zip(ACTION_FROM, ACTION_TO)])
-"""Each action id's move turned 180 degrees (the action set is closed under the turn)."""
+TURNED = np.array(TURNED_IDS)
 
 
 def movers_of(planes: np.ndarray, actions: np.ndarray) -> np.ndarray:

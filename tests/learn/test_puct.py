@@ -89,7 +89,7 @@ def test_many_seeded_reversi_searches_agree_with_the_reference(leaves):
         assert got.visits.tolist() == result_of(reference, root).visits.tolist(), str(state)
 
 
-def uninformed(planes):
+def uninformed(planes, movers):
     return np.ones((len(planes), 65), np.float32), np.zeros(len(planes))
 
 
@@ -106,7 +106,7 @@ def test_endgames_reach_final_positions_in_the_tree_as_the_reference_does(leaves
     result = forest.search([state], 300, uninformed)[0]
     reference = PUCTSearch(1.5, random.Random(0))
     root = Node(state, 1.0)
-    reference.search_many([root], 300, lambda states: uninformed(states))
+    reference.search_many([root], 300, lambda states: uninformed(states, None))
     assert result.visits.tolist() == result_of(reference, root).visits.tolist()
     assert forest.evaluated < 300  # simulations that end on a final position ask no network
 

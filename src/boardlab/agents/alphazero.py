@@ -45,7 +45,9 @@ from .mcts import principal_variation, reused_node
 
 FORMAT = "boardlab-alphazero"
 VERSION = 1
-ARCHITECTURE_FIELDS = ("channels", "blocks")
+ARCHITECTURE_FIELDS = ("channels", "blocks", "policy_planes", "seat_frame")
+BEFORE_FIELDS = {"policy_planes": 2, "seat_frame": False}
+"""What a weights file written before a field existed was trained with."""
 
 
 @dataclass
@@ -77,6 +79,13 @@ class AlphaZeroSettings:
     """Convolution channels of an untrained network (a weights file brings its own)."""
     blocks: int = 3
     """Residual blocks of an untrained network (a weights file brings its own)."""
+    policy_planes: int = 2
+    """Planes of the policy head's 1x1 convolution (AlphaGo Zero's 2; a game with thousands
+    of moves learns its teacher's moves better with more: docs/alphazero.md)."""
+    seat_frame: bool = True
+    """The network names moves as the mover sees them where the game turns the board for one
+    side (`Game.action_frame`), so one position asks for one output whoever is to move.
+    Weights files written before this setting were trained without it and keep it off."""
     seed: int = 0
     """Initialisation seed of an untrained network."""
 
@@ -89,17 +98,18 @@ class AlphaZeroSettings:
             raise ValueError("c_puct, temperature and dirichlet_alpha must not be negative")
         if not 0 <= self.noise_fraction <= 1:
             raise ValueError(f"noise_fraction={self.noise_fraction} must be in [0, 1]")
-        if self.channels < 1 or self.blocks < 0:
-            raise ValueError("channels must be positive and blocks not negative")
+        if self.channels < 1 or self.blocks < 0 or self.policy_planes < 1:
+            raise ValueError("channels and policy_planes must be positive and blocks not "
+                             "negative")
         if self.leaves < 1:
             raise ValueError(f"leaves={self.leaves} must be at least 1")
 
 
 def build_network(planes: int, height: int, width: int, actions: int, channels: int,
-                  blocks: int):
+                  blocks: int, policy_planes: int = 2):
     """A small residual CNN: a 3x3 stem, `blocks` residual blocks, then a policy head (1x1
-    convolution to 2 planes, a linear layer to the action logits) and a value head (1x1 to one
-    plane, 64 hidden units, tanh)."""
+    convolution to `policy_planes` planes, a linear layer to the action logits) and a value
+    head (1x1 to one plane, 64 hidden units, tanh)."""
     import torch
     from torch import nn
 
@@ -121,9 +131,10 @@ def build_network(planes: int, height: int, width: int, actions: int, channels: 
             self.stem = nn.Sequential(nn.Conv2d(planes, channels, 3, padding=1, bias=False),
                                       nn.BatchNorm2d(channels), nn.ReLU())
             self.tower = nn.Sequential(*[ResidualBlock() for _ in range(blocks)])
-            self.policy_conv = nn.Sequential(nn.Conv2d(channels, 2, 1, bias=False),
-                                             nn.BatchNorm2d(2), nn.ReLU())
-            self.policy = nn.Linear(2 * height * width, actions)
+            self.policy_conv = nn.Sequential(
+                nn.Conv2d(channels, policy_planes, 1, bias=False),
+                nn.BatchNorm2d(policy_planes), nn.ReLU())
+            self.policy = nn.Linear(policy_planes * height * width, actions)
             self.value_conv = nn.Sequential(nn.Conv2d(channels, 1, 1, bias=False),
                                             nn.BatchNorm2d(1), nn.ReLU())
             self.value = nn.Sequential(nn.Linear(height * width, 64), nn.ReLU(),
@@ -328,25 +339,85 @@ def choose_move(root: Node, temperature: float, rng: random.Random) -> int:
     return max(zip(actions, visits), key=lambda item: (item[1], priors[item[0]]))[0]
 
 
-class NetworkEvaluator:
-    """Batches states into one forward pass: (softmax priors, values for the mover)."""
+class SeatFrame:
+    """Moves as the mover sees them (`Game.action_frame`): the network's outputs and policy
+    targets use these ids, the search and the game the absolute ones. Where a game turns the
+    board for black, the start position's planes are the same for both sides, and absolute ids
+    would ask one input for two different outputs (docs/alphazero.md measures what that
+    costs)."""
 
-    def __init__(self, network: Any, torch: Any) -> None:
+    def __init__(self, game: Game) -> None:
+        self.seat_ids: dict[int, np.ndarray] = {}
+        """player -> seat id of each absolute id, for the players whose ids differ."""
+        for player in range(game.num_players):
+            ids = game.action_frame(player)
+            if ids is not None:
+                self.seat_ids[player] = np.asarray(ids, dtype=np.int64)
+        self.absolute_ids = {player: np.argsort(ids) for player, ids in self.seat_ids.items()}
+        """player -> absolute id of each seat id."""
+
+    @classmethod
+    def of(cls, game: Game, on: bool) -> "SeatFrame | None":
+        """The game's frame where `on` and the game declares one, else None (absolute ids)."""
+        frame = cls(game) if on else None
+        return frame if frame is not None and frame.seat_ids else None
+
+    def to_absolute(self, rows: np.ndarray, movers: Collection[int]) -> np.ndarray:
+        """Rows over seat ids (the network's priors) as rows over absolute ids."""
+        return self._permuted(rows, movers, self.seat_ids)
+
+    def to_seat(self, rows: np.ndarray, movers: Collection[int]) -> np.ndarray:
+        """Rows over absolute ids (a search's visit shares) as rows over seat ids."""
+        return self._permuted(rows, movers, self.absolute_ids)
+
+    def seat_actions(self, actions: np.ndarray, movers: np.ndarray) -> np.ndarray:
+        """Absolute action ids (a teacher's moves) as their movers' seat ids."""
+        out = np.array(actions, dtype=np.int64)
+        for player, ids in self.seat_ids.items():
+            mine = np.asarray(movers) == player
+            out[mine] = ids[out[mine]]
+        return out
+
+    @staticmethod
+    def _permuted(rows: np.ndarray, movers: Collection[int], columns: dict[int, np.ndarray]
+                  ) -> np.ndarray:
+        movers = np.asarray(movers)
+        out = rows.copy()
+        for player, order in columns.items():
+            mine = movers == player
+            if mine.any():
+                out[mine] = rows[mine][:, order]
+        return out
+
+
+class NetworkEvaluator:
+    """Batches states into one forward pass: (softmax priors over absolute ids, values for
+    the mover); `frame` turns the network's seat ids into absolute ones."""
+
+    def __init__(self, network: Any, torch: Any, frame: SeatFrame | None = None) -> None:
         self.network = network
         self.torch = torch
+        self.frame = frame
         self.calls = 0
         self.positions = 0
 
     def __call__(self, states: list[State]) -> tuple[np.ndarray, np.ndarray]:
-        torch = self.torch
         # The game's batch encoder: one compiled call for the whole batch where it has one.
-        planes = states[0].game.encode_batch(states, [s.current_player() for s in states])
-        planes = planes.astype(np.float32, copy=False)
+        movers = [s.current_player() for s in states]
+        return self.on_planes(states[0].game.encode_batch(states, movers), movers)
+
+    def on_planes(self, planes: np.ndarray, movers: Collection[int]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """The same for positions already encoded (learn/puct.py's forest encodes its own)."""
+        torch = self.torch
         with torch.no_grad():
-            logits, values = self.network(torch.from_numpy(planes))
+            logits, values = self.network(torch.from_numpy(planes.astype(np.float32,
+                                                                         copy=False)))
             priors = torch.softmax(logits, dim=1).numpy()
+        if self.frame is not None:
+            priors = self.frame.to_absolute(priors, movers)
         self.calls += 1
-        self.positions += len(states)
+        self.positions += len(planes)
         return priors, values.numpy()
 
 
@@ -378,7 +449,9 @@ class AlphaZeroAgent(Agent):
                                          "alphazero"))
             self.network = self.load(path)
         self.network.eval()
-        self.evaluate = NetworkEvaluator(self.network, torch)
+        self.frame = SeatFrame.of(game, self.settings.seat_frame)
+        """The network's move ids where they are not the game's (None: the same)."""
+        self.evaluate = NetworkEvaluator(self.network, torch, self.frame)
         # One forward now: torch prepares its kernels on the first call (0.6 s for a small
         # network here), which would otherwise spend the first move's clock on one simulation.
         with one_torch_thread():
@@ -402,7 +475,8 @@ class AlphaZeroAgent(Agent):
     def build(self):
         channels, height, width = self.shape
         return build_network(channels, height, width, self.game.num_actions,
-                             self.settings.channels, self.settings.blocks)
+                             self.settings.channels, self.settings.blocks,
+                             self.settings.policy_planes)
 
     # --- files ---------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> int:
@@ -428,9 +502,10 @@ class AlphaZeroAgent(Agent):
             raise BoardLabError(f"AlphaZero weights {path} expect input {payload.get('shape')} "
                                 f"and {payload.get('actions')} actions; {self.game.name} has "
                                 f"{list(self.shape)} and {self.game.num_actions}")
-        for key, value in dict(payload.get("architecture", {})).items():
+        architecture = {**BEFORE_FIELDS, **dict(payload.get("architecture", {}))}
+        for key, value in architecture.items():
             if key in ARCHITECTURE_FIELDS:
-                setattr(self.settings, key, int(value))
+                setattr(self.settings, key, type(getattr(self.settings, key))(value))
         network = self.build()
         try:
             network.load_state_dict(payload["state_dict"])

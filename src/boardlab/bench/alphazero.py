@@ -164,7 +164,7 @@ def _leaves(game: Game, lockstep: int, moves: int, rules: str) -> Batch:
 
     def batch() -> int:
         return self_play(game, agent.network, config, lockstep, next(rounds), OPENING_PLIES,
-                         moves)[1].leaves
+                         moves, agent.frame)[1].leaves
     return _one_thread(batch)
 
 

@@ -164,6 +164,14 @@ class Game:
         and the game's named reward functions; None = the learners cannot train here."""
         return None
 
+    def action_frame(self, player: int) -> np.ndarray | None:
+        """Each action id as `player` sees it: the id of the same move drawn in the frame of
+        `encode(player)`'s planes, where the game turns the board for one side. A network that
+        reads those planes then names its moves in that frame too, so one position asks for
+        one output whoever is to move (agents/alphazero.py `SeatFrame`). A permutation of
+        range(num_actions); None (the default): the same ids for every player."""
+        return None
+
     def encode_batch(self, states: list["State"], players: list[int]) -> np.ndarray:
         """`states[i].encode(players[i])` for every i, stacked (len(states), *shape) float32.
 

@@ -49,7 +49,8 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch
+from ..agents.alphazero import (ARCHITECTURE_FIELDS, AlphaZeroAgent, NetworkEvaluator, Node,
+                                PUCTSearch, SeatFrame)
 from ..core.agent import Agent
 from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
 from ..core.match import derive_seed, sample_chance
@@ -268,8 +269,10 @@ def resolve_chance(state: State, rng: random.Random) -> None:
 
 
 def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, seed: int,
-              openings: int = 0, moves: int = 0) -> tuple[Samples, SelfPlayStats]:
-    """Play `games` games at once with `network` and return their samples.
+              openings: int = 0, moves: int = 0, frame: SeatFrame | None = None
+              ) -> tuple[Samples, SelfPlayStats]:
+    """Play `games` games at once with `network` and return their samples (policies in
+    `frame`'s seat ids where the network names moves so: `AlphaZeroAgent.frame`).
 
     For `boardlab bench` (positions from the whole game, batches of a fixed size): each game
     may open with up to `openings` seeded random plies (a game they end is not played), and
@@ -285,7 +288,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
     if config.search == "arrays" and not isinstance(network, torch.jit.ScriptModule):
         network = traced_for_inference(network, game_input_shape(game),
                                        config.inference == "bfloat16")
-    evaluate = NetworkEvaluator(network, torch)
+    evaluate = NetworkEvaluator(network, torch, frame)
     forest = array_forest(game, config.c_puct, config.search, config.rules)
     search = searcher(game, config.c_puct, config.search, rng, config.rules, forest)
     noise = dirichlet(config.dirichlet_alpha, config.noise_fraction,
@@ -321,6 +324,8 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
             index = pick_move(result, temperature, rng)
             policy = np.zeros(game.num_actions, dtype=np.float32)
             policy[result.actions] = result.visits / max(result.visits.sum(), 1)
+            if frame is not None:
+                policy = frame.to_seat(policy[None], movers[k:k + 1])[0]
             histories[i].append(Decision(planes[k], policy, movers[k],
                                          result.normalised(index, whole_tree=True),
                                          result.normalised(index, whole_tree=False)))
@@ -398,7 +403,7 @@ class SelfPlayWorker:
             self.traced = traced_for_inference(network, self.agent.shape,
                                                self.inference == "bfloat16")
         return self_play(self.game, self.traced if settings.search == "arrays" else network,
-                         settings, games, seed, openings, moves)
+                         settings, games, seed, openings, moves, self.agent.frame)
 
 
 _WORKER: dict[str, SelfPlayWorker] = {}
@@ -456,13 +461,15 @@ class Workers:
 
 # --- the gate ------------------------------------------------------------------------------------
 def play_networks(game: Game, first: Any, second: Any, games: int, sims: int, c_puct: float,
-                  opening_plies: int, seed: int, search: str = "arrays") -> float:
+                  opening_plies: int, seed: int, search: str = "arrays",
+                  frame: SeatFrame | None = None) -> float:
     """Score of `first` against `second` (draws half), seats alternating, all games in
-    lockstep: each step, the trees of the games where one network is to move share a call."""
+    lockstep: each step, the trees of the games where one network is to move share a call.
+    Both networks name moves in `frame`'s ids."""
     import torch
 
     rng = random.Random(seed)
-    evaluators = [NetworkEvaluator(first, torch), NetworkEvaluator(second, torch)]
+    evaluators = [NetworkEvaluator(first, torch, frame), NetworkEvaluator(second, torch, frame)]
     run = searcher(game, c_puct, search, rng)
     states, seats = [], []
     for i in range(games):
@@ -574,13 +581,12 @@ class AlphaZeroTrainer(Trainer):
                                 "apply to it")
         self.torch = torch
         self.config = config = settings or AlphaZeroTraining()
-        params = {k: v for k, v in (agent_params or {}).items()
-                  if k in ("channels", "blocks")}
+        params = {k: v for k, v in (agent_params or {}).items() if k in ARCHITECTURE_FIELDS}
         torch.manual_seed(derive_seed(seed, "alphazero"))
         self.best = (AlphaZeroAgent(game, weights=config.init) if config.init else
                      AlphaZeroAgent(game, weights="none", seed=seed, **params))
-        self.architecture: dict[str, Any] = {"channels": self.best.settings.channels,
-                             "blocks": self.best.settings.blocks}
+        self.architecture: dict[str, Any] = {k: getattr(self.best.settings, k)
+                                             for k in ARCHITECTURE_FIELDS}
         self.candidate = AlphaZeroAgent(game, weights="none", **self.architecture)
         self.candidate.network.load_state_dict(self.best.network.state_dict())
         self.optimizer = torch.optim.Adam(self.candidate.network.parameters(), lr=config.lr,
@@ -665,7 +671,8 @@ class AlphaZeroTrainer(Trainer):
             self.teacher_split = load_teacher(config.teacher, self.game,
                                               config.teacher_result_weight,
                                               config.teacher_scale,
-                                              seed=derive_seed(self.seed, "held out"))
+                                              seed=derive_seed(self.seed, "held out"),
+                                              frame=self.best.frame)
         return self.teacher_split
 
     def distill(self) -> None:
@@ -737,7 +744,7 @@ class AlphaZeroTrainer(Trainer):
                                   config.eval_games, config.eval_sims, config.c_puct,
                                   config.opening_plies,
                                   derive_seed(self.seed, "gate", self.progress.episodes),
-                                  config.search)
+                                  config.search, self.best.frame)
             keep = score >= config.gate
         if keep:
             self.best.network.load_state_dict(self.candidate.network.state_dict())

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.game import Game
+from ..agents.alphazero import SeatFrame
+from ..core.game import BoardLabError, Game
 from .teacher import fitted_scale, held_out_split, load_dataset, teacher_values
 
 
@@ -47,8 +48,10 @@ class TeacherSplit:
 
 
 def load_teacher(folder: str, game: Game, result_weight: float, scale: float = 0.0,
-                 held_out: float = 0.05, seed: int = 0) -> TeacherSplit:
-    """The dataset at `folder` split by whole games into training and held-out positions."""
+                 held_out: float = 0.05, seed: int = 0, frame: SeatFrame | None = None
+                 ) -> TeacherSplit:
+    """The dataset at `folder` split by whole games into training and held-out positions,
+    the moves named in `frame`'s seat ids where the network names them so."""
     from .teacher import describe
 
     manifest, labels = load_dataset(folder, game)
@@ -57,8 +60,14 @@ def load_teacher(folder: str, game: Game, result_weight: float, scale: float = 0
     scale = scale or fitted_scale(train_labels)
 
     def ready(part: Any) -> TeacherData:
-        return TeacherData(part.planes, part.action.astype(np.int64),
-                           teacher_values(part, result_weight, scale))
+        actions = part.action.astype(np.int64)
+        if frame is not None:
+            if (part.mover < 0).any():
+                raise BoardLabError(f"{folder} has positions without their mover (shards "
+                                    f"written before shards recorded it), and this network "
+                                    f"names moves from the mover's seat: label them again")
+            actions = frame.seat_actions(actions, part.mover)
+        return TeacherData(part.planes, actions, teacher_values(part, result_weight, scale))
     return TeacherSplit(ready(train_labels), ready(held_labels), scale,
                         describe(manifest, labels))
 

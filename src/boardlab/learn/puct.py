@@ -47,9 +47,9 @@ from ..core.arrayrules import ArrayRules
 from ..core.game import TERMINAL, State
 from ..core.kernelcache import fresh_cache
 
-EvaluatePlanes = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
-"""Network input planes (n, *shape) float32 of positions with a player to move -> (priors
-over all actions, values for the mover)."""
+EvaluatePlanes = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+"""(Network input planes (n, *shape) float32 of positions with a player to move, those players)
+-> (priors over all actions, values for the mover)."""
 
 
 @njit(cache=True)
@@ -570,7 +570,7 @@ class ArrayForest:
                   ) -> np.ndarray:
         """Evaluate `nodes` (their edges made, encoded in `planes`) in one network call: their
         priors, and their values from player 0's side."""
-        priors, values = evaluate(planes)
+        priors, values = evaluate(planes, self.mover[nodes])
         self.calls += 1
         self.evaluated += len(nodes)
         _set_priors(nodes, priors, self.first, self.count, self.edge_action, self.edge_prior)
@@ -590,19 +590,9 @@ class ArrayForest:
 
 
 def on_planes(evaluator: NetworkEvaluator) -> EvaluatePlanes:
-    """`evaluator`'s network on planes the forest has encoded already, counted in its `calls`
-    and `positions` (the reference search gives it States instead)."""
-    torch = evaluator.torch
-
-    def evaluate(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        with torch.no_grad():
-            logits, values = evaluator.network(torch.from_numpy(planes.astype(np.float32,
-                                                                              copy=False)))
-            priors = torch.softmax(logits, dim=1).numpy()
-        evaluator.calls += 1
-        evaluator.positions += len(planes)
-        return priors, values.numpy()
-    return evaluate
+    """`evaluator`'s network on planes the forest has encoded already (with their movers),
+    counted in its `calls` and `positions` (the reference search gives it States instead)."""
+    return evaluator.on_planes
 
 
 def root_result(actions: np.ndarray, priors: np.ndarray, visits: np.ndarray, sums: np.ndarray,

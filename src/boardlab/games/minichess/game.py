@@ -66,6 +66,14 @@ class MiniChessGame(ChessLikeGame):
         return Evaluators({"material": material, "positional": positional},
                           aliases={"greedy": "material", "minimax": "material"})
 
+    def action_frame(self, player: int) -> np.ndarray | None:
+        """Black's planes are white's turned 180 degrees (encode.py): square s is seen at
+        SQUARES - 1 - s, so the move from f to t is seen as the move between those squares."""
+        if player != 1:
+            return None
+        frm, to = np.divmod(np.arange(NUM_ACTIONS, dtype=np.int64), SQUARES)
+        return (SQUARES - 1 - frm) * SQUARES + (SQUARES - 1 - to)
+
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper
         compiled searches; the peers' names for the game."""

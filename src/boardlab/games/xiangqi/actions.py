@@ -37,3 +37,8 @@ ACTION_TO: list[int] = [parse_square(name[2:], "table") for name in MOVE_NAMES]
 ACTION_OF_MOVE: dict[tuple[int, int], int] = {
     (f, t): i for i, (f, t) in enumerate(zip(ACTION_FROM, ACTION_TO))}
 assert NUM_ACTIONS == 2086, NUM_ACTIONS  # seed 003's count; a table bug shows up at import
+
+TURNED: list[int] = [ACTION_OF_MOVE[(SQUARES - 1 - f, SQUARES - 1 - t)]
+                     for f, t in zip(ACTION_FROM, ACTION_TO)]
+"""Each action id's move turned 180 degrees, as black's planes draw it (encode.py); the action
+set is closed under the turn."""

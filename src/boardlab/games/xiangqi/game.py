@@ -65,6 +65,12 @@ class XiangqiGame(ChessLikeGame):
         return Evaluators({"positional": material_and_position},
                           aliases={"greedy": "positional", "minimax": "positional"})
 
+    def action_frame(self, player: int) -> np.ndarray | None:
+        """Black's planes are red's turned 180 degrees (encode.py), so black's moves are too."""
+        from .actions import TURNED
+
+        return np.array(TURNED, dtype=np.int64) if player == 1 else None
+
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper
         compiled searches; the peers' names for the game."""
