@@ -97,3 +97,41 @@ def test_a_weights_file_from_before_the_frame_keeps_absolute_ids(tmp_path):
     with torch.no_grad():
         planes = torch.zeros((1, *new.shape))
         assert torch.equal(again.network(planes)[0], new.network(planes)[0])
+
+
+def own_piece_on_from_square(planes: np.ndarray, seat_action: int) -> bool:
+    """MiniChess: planes 0-5 are the mover's pieces in its own frame, and a seat id is
+    from * SQUARES + to in that frame."""
+    rows, cols = planes.shape[1:]
+    frm = seat_action // (rows * cols)
+    return bool(planes[:6, frm // cols, frm % cols].sum() > 0)
+
+
+@pytest.mark.parametrize("search", ["arrays", "nodes"])
+def test_self_play_policy_targets_name_moves_from_the_movers_seat(search):
+    from boardlab.learn.alphazero import AlphaZeroTraining, self_play
+
+    game = make_game("minichess")
+    agent = AlphaZeroAgent(game, weights="none", channels=8, blocks=1)
+    config = AlphaZeroTraining(workers=1, sims=8, search=search, temperature_moves=4)
+    samples, _ = self_play(game, agent.network, config, 2, seed=3, moves=6, frame=agent.frame)
+    assert len(samples) == 12  # both seats' decisions
+    for planes, policy in zip(samples.planes, samples.policy):
+        moves = np.flatnonzero(policy)
+        assert len(moves) and all(own_piece_on_from_square(planes, m) for m in moves)
+
+
+def test_teacher_moves_are_named_from_the_movers_seat(tmp_path):
+    from boardlab.learn.distill import load_teacher
+    from boardlab.learn.teacher import TeacherSettings, teach
+
+    teach("minichess", TeacherSettings(search="minimax:depth=1", positions=60,
+                                       shard_positions=60, workers=1, seed=2), tmp_path)
+    game = make_game("minichess")
+    split = load_teacher(str(tmp_path), game, 0.5, held_out=0.0, frame=SeatFrame(game))
+    assert len(split.train) >= 60
+    assert all(own_piece_on_from_square(p, a) for p, a in zip(split.train.planes,
+                                                               split.train.action))
+    absolute = load_teacher(str(tmp_path), game, 0.5, held_out=0.0)
+    assert not all(own_piece_on_from_square(p, a) for p, a in zip(absolute.train.planes,
+                                                                  absolute.train.action))
