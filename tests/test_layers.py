@@ -297,7 +297,7 @@ ENTRY_POINTS = {
     "boardlab.cli": "the `boardlab` command",
     "boardlab.learn.cli": "`boardlab train`",
     "boardlab.learn.actors": "an actor process's main",
-    "boardlab.learn.alphazero": "a self-play worker process's setup",
+    "boardlab.learn.az_selfplay": "a self-play worker process's setup",
 }
 """Modules that own a process (a command, or the main of a worker process they start), and so
 may set what holds for the whole process; `bench/` measures thread counts on purpose."""
