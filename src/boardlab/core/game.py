@@ -61,6 +61,14 @@ class GameFacts:
     zero_sum: bool = True
 
 
+def require_at_least(settings: Any, **least: int) -> None:
+    """For a `Settings.__post_init__`: ValueError `NAME must be at least N` for the first of
+    the fields named here that is below its least value."""
+    for name, value in least.items():
+        if getattr(settings, name) < value:
+            raise ValueError(f"{name} must be at least {value}")
+
+
 class Game:
     """An immutable description of a game (its rules and parameters) and a factory of states.
 
@@ -338,6 +346,38 @@ class State:
 
     def __str__(self) -> str:
         raise NotImplementedError
+
+
+def two_player_returns(winner: int | None) -> list[float]:
+    """The returns of a two-player game won by `winner` (0 or 1); zeros for None (not over)
+    and -1 (a draw)."""
+    if winner is None or winner == -1:
+        return [0.0, 0.0]
+    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+
+class WinnerState(State):
+    """A two-player `State` that keeps its result in one field, `winner`: None while the game
+    goes on, then the winner (0 or 1) or -1 for a draw; `player` is the side to move and
+    `plies` the moves made. It gives `current_player` (a game with chance nodes overrides it),
+    `is_terminal`, `returns` and `move_number`."""
+
+    __slots__ = ()
+    winner: int | None
+    player: int
+    plies: int
+
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def returns(self) -> list[float]:
+        return two_player_returns(self.winner)
+
+    def move_number(self) -> int:
+        return self.plies
 
 
 @dataclass(frozen=True)

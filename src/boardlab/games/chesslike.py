@@ -1,5 +1,6 @@
 """Machinery shared by the chess-like games (Xiangqi, MiniChess; Jungle writes FEN ranks), once:
-board tables, FEN fields, text boards, bench cases, and the hooks of `ChessLikeGame`.
+board tables, FEN fields, text boards, bench cases, and `ChessLikeGame` and `ChessLikeState`:
+the settings, hooks and state fields Xiangqi's and MiniChess's share.
 
 Boards are mailboxes: a flat list of ints, square = row * cols + col with row 0 on top (the
 first rank a FEN names). A cell holds 0 when empty, +k for player 0's piece of type k and -k for
@@ -10,12 +11,14 @@ kernel can reuse as arrays.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Self, Sequence
 
 import numpy as np
 
 from ..core.benchcases import BenchCases, MoveGeneration, PeerGame, Sizes
-from ..core.game import CompiledSearch, EngineDialect, Game, ParseError, State
+from ..core.game import (CompiledSearch, EngineDialect, Game, GameFacts, ParseError, State,
+                         WinnerState, random_opening, require_at_least)
 
 Board = list[int]
 
@@ -236,6 +239,18 @@ def parse_fen_text(text: str, rows: int, cols: int, letters: Mapping[str, int], 
     return board, player, plies
 
 
+def own_piece(board: Sequence[int], player: int, square: int, name: str) -> tuple[int, str]:
+    """The cell on `square` as `player` sees it (positive: the type of its own piece), and why
+    `player` cannot move from there, "" where its own piece stands: `NAME is empty` or `the
+    piece on NAME is the opponent's` (`name`: the square's name)."""
+    cell = board[square] * (1 if player == 0 else -1)
+    if cell == 0:
+        return cell, f"{name} is empty"
+    if cell < 0:
+        return cell, f"the piece on {name} is the opponent's"
+    return cell, ""
+
+
 def count_pieces(board: Sequence[int], kind: int) -> tuple[int, int]:
     """How many pieces of type `kind` each player has."""
     return board.count(kind), board.count(-kind)
@@ -302,16 +317,50 @@ def mailbox_bench_cases(perft: Callable[[Board, int, int], int], python_moves: M
         peers=peers)
 
 
-# --- the hooks ---------------------------------------------------------------------------------
+# --- the game and its states ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChessLikeSettings:
+    """The settings of every chess-like game; a game redefines `max_plies` with its own default
+    and says what the cap does."""
+
+    max_plies: int = 100
+    """Plies after which the game ends."""
+    opening_plies: int = 0
+    """Random plies from the start, drawn from the game's seed (so arena games start apart)."""
+
+    def __post_init__(self) -> None:
+        require_at_least(self, max_plies=1, opening_plies=0)
+
 
 class ChessLikeGame(Game):
-    """The hooks of a chess-like game whose package holds its kernels as Xiangqi's and
-    MiniChess's do: its `search.py` has `compiled_search(game, evaluator, quiescence)` (the
-    alpha-beta on games/alphabeta.py, None for a heuristic it does not compute), its
-    `kernels.py` `random_playout(state, seed)` (returns first) and `encode_batch(states,
-    players)`, and its `engines.py` the `DIALECTS` engines speak. A game that inherits this
-    declares none of these hooks; each imports the module it calls on first use
-    (`Game.package_module`), so the rules load without numba."""
+    """A chess-like game for two, without chance or hidden information, whose `Settings`
+    derive from `ChessLikeSettings`: it sets `action_count` and `start_text` (its FEN of the
+    start), and implements `state_from_text`.
+
+    The hooks of a game whose package holds its kernels as Xiangqi's and MiniChess's do: its
+    `search.py` has `compiled_search(game, evaluator, quiescence)` (the alpha-beta on
+    games/alphabeta.py, None for a heuristic it does not compute), its `kernels.py`
+    `random_playout(state, seed)` (returns first) and `encode_batch(states, players)`, and its
+    `engines.py` the `DIALECTS` engines speak. A game that inherits this declares none of these
+    hooks; each imports the module it calls on first use (`Game.package_module`), so the rules
+    load without numba. Its render.py draws it."""
+
+    render_module = ".render"
+    action_count: ClassVar[int] = 0
+    """The size of the action space (`GameFacts.num_actions`)."""
+    start_text: ClassVar[str] = ""
+    """The start position, in the text `state_from_text` reads."""
+
+    @property
+    def facts(self) -> GameFacts:
+        return GameFacts(num_players=2, num_actions=self.action_count, has_chance=False,
+                         hidden_information=False, max_length=self.settings.max_plies)
+
+    def initial_state(self, seed: int | None = None) -> Any:
+        """The start, then `opening_plies` random plies drawn from `seed`."""
+        start = self.state_from_text(self.start_text)
+        return random_opening(start, self.settings.opening_plies, seed)
 
     @property
     def engine_dialects(self) -> tuple[EngineDialect, ...]:
@@ -335,3 +384,55 @@ class ChessLikeGame(Game):
     def encode_batch(self, states: list[State], players: list[int]) -> np.ndarray:
         """The network planes of a batch of positions in one numba call."""
         return self.package_module(".kernels").encode_batch(states, players)
+
+
+class ChessLikeState(WinnerState):
+    """What the states of the chess-like games share: a mailbox `board`, `player`, `plies`,
+    `winner` (`WinnerState`) and `end_reason`, a phrase for how the game ended; the class names
+    its sides in `side_names` (player 0 writes upper case)."""
+
+    __slots__ = ()
+    side_names: ClassVar[tuple[str, str]]
+    game: Game
+    board: Board
+    end_reason: str
+
+    def __init__(self, game: Game, board: Board, player: int, plies: int = 0) -> None:
+        self.game = game
+        self.board = board
+        self.player = player
+        self.plies = plies
+        self.winner = None
+        self.end_reason = ""
+
+    def copy_fields(self) -> Self:
+        """A new state of this class holding these fields (the board copied), for `clone`
+        to complete with the class's own."""
+        new = type(self).__new__(type(self))
+        new.game = self.game
+        new.board = self.board.copy()
+        new.player = self.player
+        new.plies = self.plies
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        return new
+
+    def status(self) -> str:
+        """The game's state in words: `white wins (how)`, `draw (how)`, or `black to move`
+        and what `to_move_note` adds."""
+        if self.winner is not None:
+            result = "draw" if self.winner == -1 else f"{self.side_names[self.winner]} wins"
+            return f"{result} ({self.end_reason})"
+        return f"{self.side_names[self.player]} to move{self.to_move_note()}"
+
+    def to_move_note(self) -> str:
+        """What `status` says after `... to move` (Xiangqi: ` (in check)`); empty here."""
+        return ""
+
+    def ply_status(self) -> str:
+        """`ply P/MAX; ` and `status()`: a picture's caption, a text board's last line."""
+        return f"ply {self.plies}/{self.game.settings.max_plies}; {self.status()}"
+
+    def encode(self, player: int) -> np.ndarray:
+        """The network planes of the game's encode.py (`network_input`)."""
+        return self.game.package_module(".encode").network_input(self, player)

@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import html
 import json
+import string
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -25,7 +26,6 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
-    FileResponse,
     HTMLResponse,
     JSONResponse,
     PlainTextResponse,
@@ -42,7 +42,24 @@ from .results import BrowserGames, Results
 from .sessions import NotFound, Session, Sessions, SessionError, TimeControl
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/": "index.html", "/replay": "replay.html", "/tournament": "tournament.html"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """A page of the site: static/page.html around the `<main>` and scripts in static/`main`,
+    titled `BoardLab: title`, linked from every page's header as `link`, with these
+    attributes on its `<body>`."""
+
+    main: str
+    title: str
+    link: str
+    body_attributes: str = ""
+
+
+PAGES = {"/": Page("index.html", "play", "Play", 'data-busy="0" class="play-page"'),
+         "/replay": Page("replay.html", "replay", "Replay", 'data-busy="0" class="replay-page"'),
+         "/tournament": Page("tournament.html", "tournaments", "Tournaments")}
+"""The site's pages by address, in the order the header links them."""
 
 
 class NewGame(BaseModel):
@@ -146,40 +163,25 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
     # --- what there is -----------------------------------------------------------------------
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:
-        out = []
-        for name in game_names():
-            try:
-                cls = game_class(name)
-            except Exception as error:  # a game being written: listed, not playable
-                out.append({"name": name, "loads": False,
-                            "error": f"{type(error).__name__}: {error}"})
-                continue
+        def entry(cls: Any) -> dict[str, Any]:
             game = cls()
             facts = game.facts
-            out.append({"name": name, "loads": True, "players": facts.num_players,
-                        "has_chance": facts.has_chance,
-                        "hidden_information": facts.hidden_information,
-                        "renderer": render.has_renderer(game),
-                        "params": _params(cls.Settings)})
-        return out
+            return {"players": facts.num_players, "has_chance": facts.has_chance,
+                    "hidden_information": facts.hidden_information,
+                    "renderer": render.has_renderer(game), "params": _params(cls.Settings)}
+
+        return _listing(game_names(), game_class, entry)
 
     @app.get("/api/agents")
     def list_agents() -> list[dict[str, Any]]:
-        out = []
-        for name in agent_names():
-            try:
-                cls = agent_class(name)
-            except Exception as error:  # an agent being written (or missing torch)
-                out.append({"name": name, "loads": False,
-                            "error": f"{type(error).__name__}: {error}"})
-                continue
+        def entry(cls: Any) -> dict[str, Any]:
             # Which games BoardLab ships this agent's default weights for (None: needs none),
             # so the page can mark a choice that would stop with "no weights".
             weights = ({game: cls.ships_weights_for(game) for game in game_names()}
                        if cls.weights_kind else None)
-            out.append({"name": name, "loads": True, "params": _params(cls.Settings),
-                        "weights": weights})
-        return out
+            return {"params": _params(cls.Settings), "weights": weights}
+
+        return _listing(agent_names(), agent_class, entry)
 
     # --- games in play -----------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
@@ -342,8 +344,8 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
         return need_results().tournaments()
 
     # --- pages -------------------------------------------------------------------------------
-    for route, filename in PAGES.items():
-        app.add_api_route(route, _page(filename), methods=["GET"], include_in_schema=False)
+    for route, page in PAGES.items():
+        app.add_api_route(route, _page(route, page), methods=["GET"], include_in_schema=False)
 
     @app.get("/play/{game_id}", include_in_schema=False)
     def play_page(game_id: str):
@@ -352,7 +354,7 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
             sessions.get(game_id)
         except NotFound as error:
             return _not_found_page(str(error))
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        return HTMLResponse(_page_html("/", PAGES["/"]))
 
     # StaticFiles resolves every path and refuses any outside its folder (a 404).
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -361,6 +363,23 @@ def create_app(db: str | Path | None = None, max_games: int = 200,
 
 FOLLOW_EVERY_S = 0.1
 """How often a followed game is looked at for a change (a version number: no lock)."""
+
+
+def _listing(names: list[str], load: Callable[[str], Any],
+             entry: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+    """/api/games and /api/agents: for each name, `{"name", "loads": True}` and what `entry`
+    says of the class `load` gives; a class that does not load (a game or agent being written,
+    an agent missing torch) is listed, not usable: `{"name", "loads": False, "error"}`."""
+    out = []
+    for name in names:
+        try:
+            cls = load(name)
+        except Exception as error:
+            out.append({"name": name, "loads": False,
+                        "error": f"{type(error).__name__}: {error}"})
+            continue
+        out.append({"name": name, "loads": True, **entry(cls)})
+    return out
 
 
 def _download(text: str, filename: str) -> PlainTextResponse:
@@ -372,29 +391,37 @@ def _download(text: str, filename: str) -> PlainTextResponse:
 
 def _not_found_page(sentence: str) -> HTMLResponse:
     """A person's 404: the sentence, and the ways on, as a page like the others."""
-    body = (NOT_FOUND_PAGE.replace("{sentence}", html.escape(sentence)))
-    return HTMLResponse(body, status_code=404)
+    main = NOT_FOUND_MAIN.replace("{sentence}", html.escape(sentence))
+    return HTMLResponse(_shell("", "not found", "", main), status_code=404)
 
 
-NOT_FOUND_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-<title>BoardLab: not found</title><link rel="stylesheet" href="/static/style.css"></head>
-<body><header><h1>BoardLab</h1><a href="/">Play</a><a href="/replay">Replay</a>
-<a href="/tournament">Tournaments</a></header>
-<main><section class="panel" id="not-found"><h2>Not found</h2><p id="status">{sentence}</p>
+NOT_FOUND_MAIN = """<main><section class="panel" id="not-found"><h2>Not found</h2>
+<p id="status">{sentence}</p>
 <p><a href="/">Start a new game</a> or open a stored one in <a href="/replay">Replay</a>.</p>
-</section></main></body></html>
+</section></main>
 """
 
 
-def _page(filename: str):
-    path = STATIC / filename
+def _shell(here: str, title: str, body_attributes: str, main: str) -> str:
+    """static/page.html filled in: the title, the `<body>` attributes, the header's links
+    (the one to `here` marked), and `main`, the page's own `<main>` and scripts."""
+    links = "".join(f'<a class="here" href="{route}">{page.link}</a>' if route == here else
+                    f'<a href="{route}">{page.link}</a>' for route, page in PAGES.items())
+    shell = string.Template((STATIC / "page.html").read_text(encoding="utf-8"))
+    return shell.substitute(title=title, body=f" {body_attributes}" if body_attributes else "",
+                            links=links, main=main)
 
-    def page() -> FileResponse:
-        return FileResponse(path, media_type="text/html")
 
-    return page
+def _page_html(route: str, page: Page) -> str:
+    main = (STATIC / page.main).read_text(encoding="utf-8")
+    return _shell(route, page.title, page.body_attributes, main)
+
+
+def _page(route: str, page: Page) -> Callable[[], HTMLResponse]:
+    def serve() -> HTMLResponse:
+        return HTMLResponse(_page_html(route, page))
+
+    return serve
 
 
 _PARAMS_LOCK = threading.Lock()

@@ -15,18 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.benchcases import BenchCases
-from ...core.game import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    GameFacts,
-    IllegalActionError,
-    ParseError,
-    State,
-    check_action,
-)
+from ...core.game import CHANCE, TERMINAL, IllegalActionError, ParseError, check_action
 from ...render import Drawable
-from ..chesslike import board_field, cell_letter, parse_board_field
+from ..chesslike import board_field, cell_letter, own_piece, parse_board_field
+from .common import JungleGame, JungleSettings, JungleState, parse_counts
 from .notation import LETTER_OF, LETTERS, parse_square, sq_name
 from .pieces import (
     ANIMAL_LETTERS,
@@ -41,38 +33,23 @@ from .rules import (ALL_STRENGTHS_MASK, COLS, DIRECTIONS, HIDDEN, NEIGHBOURS, NU
 
 
 @dataclass(frozen=True)
-class JungleDarkSettings:
-    no_capture_limit: int = 40
-    """Plies in a row without progress after which the game is drawn."""
+class JungleDarkSettings(JungleSettings):
     reveal_is_progress: bool = True
     """Whether a reveal, like a capture, restarts the count (OpenSpiel's banqi does the same)."""
 
-    def __post_init__(self) -> None:
-        if self.no_capture_limit < 1:
-            raise ValueError("no_capture_limit must be at least 1")
 
-
-class JungleDarkGame(Game):
+class JungleDarkGame(JungleGame):
     name = "jungle"
     Settings = JungleDarkSettings
     course_project = "000 Jungle dark chess"
-    render_module = ".render"
-
-    @property
-    def facts(self) -> GameFacts:
-        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=True,
-                         hidden_information=False,
-                         max_length=17 * self.settings.no_capture_limit)
+    action_count = NUM_ACTIONS
+    has_chance = True
+    quiet_runs = 17
 
     def encode_batch(self, states, players) -> np.ndarray:
         from .encode import network_inputs
 
         return network_inputs(list(states), list(players))
-
-    def learning_kit(self):
-        from .rewards import learning_kit
-
-        return learning_kit()
 
     def initial_state(self, seed: int | None = None) -> "JungleDarkState":
         board = [0] * SQUARES
@@ -84,12 +61,6 @@ class JungleDarkGame(Game):
 
     def state_from_text(self, text: str) -> "JungleDarkState":
         return parse_position(self, text)
-
-    @property
-    def evaluators(self):
-        from .heuristics import EVALUATORS
-
-        return EVALUATORS
 
     def bench_cases(self) -> BenchCases:
         """Alpha-beta one ply deeper than the default: Jungle's nodes are cheap."""
@@ -112,24 +83,17 @@ class JungleDarkGame(Game):
         return search
 
 
-class JungleDarkState(Drawable, State):
+class JungleDarkState(Drawable, JungleState):
     __slots__ = ("game", "board", "player", "hidden", "pending", "no_capture", "plies",
                  "winner", "_legal")
 
     def __init__(self, game: JungleDarkGame, board: list[int], player: int, hidden: list[int],
                  no_capture: int = 0, plies: int = 0) -> None:
-        self.game = game
-        self.board = board
-        self.player = player
+        super().__init__(game, board, player, no_capture, plies)
         self.hidden = hidden
         """hidden[p]: bitmask of the strengths of p's face-down pieces (bit k = strength k)."""
         self.pending: tuple[int, int] | None = None
         """At a chance node: (from square, to square); from == to for a reveal."""
-        self.no_capture = no_capture
-        self.plies = plies
-        self.winner: int | None = None
-        """At a terminal state: 0, 1, or -1 for a draw."""
-        self._legal: list[int] | None = None
 
     # --- whose turn ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -139,18 +103,11 @@ class JungleDarkState(Drawable, State):
             return CHANCE
         return self.player
 
-    def is_terminal(self) -> bool:
-        return self.winner is not None
-
     # --- actions -------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
-        if self.winner is not None:
-            return []
-        if self.pending is not None:
+        if self.pending is not None:  # a chance node (never a finished game's)
             return [k for k, _ in self.chance_outcomes()]
-        if self._legal is None:
-            self._legal = self.actions_of(self.player)
-        return list(self._legal)
+        return JungleState.legal_actions(self)
 
     def actions_of(self, player: int) -> list[int]:
         """The actions `player` would have if it were to move now (mobility, heuristics)."""
@@ -288,12 +245,6 @@ class JungleDarkState(Drawable, State):
         new._legal = self._legal
         return new
 
-    # --- outcome -------------------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.winner is None or self.winner == -1:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
-
     # --- queries used by heuristics, encodings and rewards ----------------------------------------
     def piece_counts(self) -> tuple[int, int]:
         zero = sum(1 for cell in self.board if cell > 0)
@@ -308,9 +259,6 @@ class JungleDarkState(Drawable, State):
             return False
         _, to = decode_move(action)
         return self.board[to] != 0
-
-    def move_number(self) -> int:
-        return self.plies
 
     def key(self):
         return (tuple(self.board), self.player, self.pending, self.hidden[0], self.hidden[1],
@@ -364,23 +312,16 @@ class JungleDarkState(Drawable, State):
         """A sentence explaining why a well-formed action is illegal in this position."""
         if self.winner is not None:
             return "the game is over"
-        mine = 1 if self.player == 0 else -1
         if action < NUM_REVEALS:
-            cell = self.board[action] * mine
-            if cell == 0:
-                return f"{sq_name(action)} is empty"
-            if cell < 0:
-                return f"the piece on {sq_name(action)} is the opponent's"
-            return f"the piece on {sq_name(action)} is already face up"
+            _, why = own_piece(self.board, self.player, action, sq_name(action))
+            return why or f"the piece on {sq_name(action)} is already face up"
         frm, to = decode_move(action)
-        cell = self.board[frm] * mine
-        if cell == 0:
-            return f"{sq_name(frm)} is empty"
-        if cell < 0:
-            return f"the piece on {sq_name(frm)} is the opponent's"
+        cell, why = own_piece(self.board, self.player, frm, sq_name(frm))
+        if why:
+            return why
         if cell == HIDDEN:
             return f"the piece on {sq_name(frm)} is face down; reveal it first"
-        target = self.board[to] * mine
+        target = self.board[to] * (1 if self.player == 0 else -1)
         if target > 0:
             return f"{sq_name(to)} holds your own piece"
         return (f"your {ANIMAL_NAMES[cell]} would die attacking the "
@@ -404,75 +345,59 @@ class JungleDarkState(Drawable, State):
             cells = self.board[r * COLS:(r + 1) * COLS]
             row = [cell_letter(cell, LETTER_OF) if cell else "." for cell in cells]
             lines.append(f" {r + 1}  " + "  ".join(row))
-        if self.winner is not None:
-            status = "draw" if self.winner == -1 else f"player {self.winner} wins"
-        elif self.pending is not None:
+        if self.pending is not None:
             status = f"player {self.player} waits for a reveal on {sq_name(self.pending[1])}"
         else:
-            status = f"player {self.player} to move"
+            status = self.result_text()
         progress = "capture or reveal" if self.game.settings.reveal_is_progress else "capture"
         lines.append(f"{status}; {self.no_capture}/{self.game.settings.no_capture_limit} plies "
                      f"without {progress}; face down: {self._pool_text(0)} / {self._pool_text(1)}"
                      " (X/x = face-down piece of player 0/1)")
         return "\n".join(lines)
 
-    def encode(self, player: int) -> np.ndarray:
-        from .encode import network_input
-
-        return network_input(self, player)
 
 
 def parse_position(game: JungleDarkGame, text: str) -> JungleDarkState:
     """Inverse of `JungleDarkState.to_text`. The hidden pools may be omitted when every piece
     of a side not on the board face up is still face down (nothing was captured yet)."""
     parts = text.split()
+    where = f"jungle position {text!r}"
     if len(parts) not in (3, 5):
-        raise ParseError(f"jungle position {text!r}: expected `<ranks> <side 0|1> "
-                         "<plies without capture> [<hidden 0> <hidden 1>]`")
-    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, f"jungle position {text!r}",
-                              row0_at_bottom=True)
-    if parts[1] not in ("0", "1"):
-        raise ParseError(f"jungle position {text!r}: side to move must be 0 or 1")
-    if not (parts[2].isascii() and parts[2].isdigit()):
-        raise ParseError(f"jungle position {text!r}: plies without capture must be a number")
-    if int(parts[2]) >= game.settings.no_capture_limit:
-        # as jungle-classic does: the count says the game was drawn, a live state would lie
-        raise ParseError(f"jungle position {text!r}: {int(parts[2])} plies without capture "
-                         f"reach the draw limit {game.settings.no_capture_limit}: the game "
-                         "is over")
+        raise ParseError(f"{where}: expected `<ranks> <side 0|1> <plies without capture> "
+                         "[<hidden 0> <hidden 1>]`")
+    board = parse_board_field(parts[0], ROWS, COLS, LETTERS, where, row0_at_bottom=True)
+    to_move, no_capture = parse_counts(parts[1], parts[2], game.settings.no_capture_limit,
+                                       where)
     hidden = [0, 0]
     for player in (0, 1):
         sign = 1 if player == 0 else -1
         revealed = [sign * cell for cell in board if 0 < sign * cell < HIDDEN]
         face_down = sum(1 for cell in board if cell == sign * HIDDEN)
         if len(set(revealed)) != len(revealed):
-            raise ParseError(f"jungle position {text!r}: player {player} has the same animal "
-                             "twice face up")
+            raise ParseError(f"{where}: player {player} has the same animal twice face up")
         if len(revealed) + face_down > 8:
-            raise ParseError(f"jungle position {text!r}: player {player} has more than 8 pieces")
+            raise ParseError(f"{where}: player {player} has more than 8 pieces")
         if len(parts) == 5:
             pool_text = parts[3 + player]
             pool = set()
             for char in ("" if pool_text == "-" else pool_text.upper()):
                 if char not in LETTER_TO_STRENGTH:
-                    raise ParseError(f"jungle position {text!r}: {char!r} in player {player}'s "
-                                     "hidden strengths is no animal")
+                    raise ParseError(f"{where}: {char!r} in player {player}'s hidden "
+                                     "strengths is no animal")
                 pool.add(LETTER_TO_STRENGTH[char])
         else:
             pool = set(range(1, 9)) - set(revealed)
         if pool & set(revealed):
-            raise ParseError(f"jungle position {text!r}: player {player}'s hidden strengths "
-                             "include an animal already face up")
+            raise ParseError(f"{where}: player {player}'s hidden strengths include an "
+                             "animal already face up")
         if len(pool) != face_down:
-            raise ParseError(f"jungle position {text!r}: player {player} has {face_down} "
-                             f"face-down pieces but {len(pool)} hidden strengths; give them "
-                             "as the last two fields")
+            raise ParseError(f"{where}: player {player} has {face_down} face-down pieces but "
+                             f"{len(pool)} hidden strengths; give them as the last two fields")
         hidden[player] = sum(1 << k for k in pool)
-    state = JungleDarkState(game, board, player=int(parts[1]), hidden=hidden,
-                            no_capture=int(parts[2]))
+    state = JungleDarkState(game, board, player=to_move, hidden=hidden, no_capture=no_capture)
     counts = state.piece_counts()
     if counts[0] == 0 or counts[1] == 0:
-        raise ParseError(f"jungle position {text!r}: a side without pieces has already lost")
+        raise ParseError(f"{where}: a side without pieces has already lost")
     if not state.actions_of(state.player):
         state.winner = 1 - state.player
     return state

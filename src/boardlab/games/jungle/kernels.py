@@ -86,26 +86,51 @@ def _may_enter(cell, target):
     return target < 0 and (cell == -target or CAPTURES[cell, -target])
 
 
-@njit(cache=True)
-def legal_actions(board, player, out):
-    """Writes `player`'s actions into `out` in `JungleDarkState.actions_of` order (reveals by
-    square, then moves by square and direction); returns how many."""
-    sign = 1 if player == 0 else -1
-    n = 0
+ALL_MOVES, CAPTURES_ONLY, QUIET_ONLY = 0, 1, 2
+"""Which of its moves `_write_moves` writes: every one, those onto an enemy (face down
+included), those onto an empty square."""
+
+
+@njit(cache=True, inline="always")
+def _write_reveals(board, sign, out, n):
+    """Writes the reveals of the side `sign` (+1 player 0, -1 player 1) into out[n:], by
+    square; returns the new count."""
     for sq in range(SQUARES):
         if board[sq] * sign == HIDDEN:
             out[n] = sq
             n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _write_moves(board, sign, out, n, which):
+    """Writes the moves of the side `sign`'s face-up pieces that `which` selects into out[n:],
+    by square and direction; returns the new count."""
     for sq in range(SQUARES):
         cell = board[sq] * sign
         if cell <= 0 or cell == HIDDEN:
             continue
         for d in range(4):
             to = NEIGHBOUR[sq, d]
-            if to >= 0 and _may_enter(cell, board[to] * sign):
+            if to < 0:
+                continue
+            target = board[to] * sign
+            if which == QUIET_ONLY:
+                wanted = target == 0
+            else:
+                wanted = _may_enter(cell, target) and (which == ALL_MOVES or target < 0)
+            if wanted:
                 out[n] = NUM_REVEALS + sq * 4 + d
                 n += 1
     return n
+
+
+@njit(cache=True)
+def legal_actions(board, player, out):
+    """Writes `player`'s actions into `out` in `JungleDarkState.actions_of` order (reveals by
+    square, then moves by square and direction); returns how many."""
+    sign = 1 if player == 0 else -1
+    return _write_moves(board, sign, out, _write_reveals(board, sign, out, 0), ALL_MOVES)
 
 
 @njit(cache=True)
@@ -113,32 +138,8 @@ def _ordered_actions(board, player, out, killer0, killer1):
     """MinimaxAgent._ordered without a table: captures (moves onto any enemy, face down
     included) first, then the killer moves, then the rest, each group in `actions_of` order."""
     sign = 1 if player == 0 else -1
-    n = 0
-    for sq in range(SQUARES):
-        cell = board[sq] * sign
-        if cell <= 0 or cell == HIDDEN:
-            continue
-        for d in range(4):
-            to = NEIGHBOUR[sq, d]
-            if to >= 0:
-                target = board[to] * sign
-                if target < 0 and _may_enter(cell, target):
-                    out[n] = NUM_REVEALS + sq * 4 + d
-                    n += 1
-    quiet = n
-    for sq in range(SQUARES):
-        if board[sq] * sign == HIDDEN:
-            out[n] = sq
-            n += 1
-    for sq in range(SQUARES):
-        cell = board[sq] * sign
-        if cell <= 0 or cell == HIDDEN:
-            continue
-        for d in range(4):
-            to = NEIGHBOUR[sq, d]
-            if to >= 0 and board[to] == 0:
-                out[n] = NUM_REVEALS + sq * 4 + d
-                n += 1
+    quiet = _write_moves(board, sign, out, 0, CAPTURES_ONLY)
+    n = _write_moves(board, sign, out, _write_reveals(board, sign, out, quiet), QUIET_ONLY)
     if killer0 >= 0:
         # Lift the (at most two) killers to the front of the quiet moves, keeping order.
         front = quiet
@@ -315,6 +316,14 @@ def _make(board, no_capture, action):
     return frm, to, False, next_no_capture, moved, target
 
 
+@njit(cache=True, inline="always")
+def _unmake(board, frm, to, moved, target):
+    """Undoes `_make` given what it returned (after a pending move, which left the board as
+    it was, this changes nothing)."""
+    board[frm] = moved
+    board[to] = target
+
+
 @njit(cache=True)
 def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, alpha, beta,
            ctx, weights, buffer, killers, counter):
@@ -391,15 +400,12 @@ def _value(board, hidden0, hidden1, player, no_capture, plies, frm, to, depth, a
     for i in range(n):
         cfrm, cto, pending, next_no_capture, moved, target = _make(board, no_capture,
                                                                   actions[i])
-        if pending:
-            value = _value(board, hidden0, hidden1, player, no_capture, plies + 1, cfrm, cto,
-                           depth - 1, alpha, beta, ctx, weights, buffer, killers, counter)
-        else:
-            value = _value(board, hidden0, hidden1, 1 - player, next_no_capture, plies + 1,
-                           none, none, depth - 1, alpha, beta, ctx, weights, buffer, killers,
-                           counter)
-            board[cfrm] = moved
-            board[cto] = target
+        # A pending move leads to a chance node on `cto`, the same side having acted.
+        value = _value(board, hidden0, hidden1, player if pending else 1 - player,
+                       next_no_capture, plies + 1, cfrm if pending else none,
+                       cto if pending else none, depth - 1, alpha, beta, ctx, weights, buffer,
+                       killers, counter)
+        _unmake(board, cfrm, cto, moved, target)
         if counter[1]:
             return 0.0
         if maximising:
@@ -444,16 +450,11 @@ def search_root(board, hidden0, hidden1, player, no_capture, plies, no_capture_l
     for i in range(len(root_actions)):
         frm, to, pending, next_no_capture, moved, target = _make(work, np.int64(no_capture),
                                                                  np.int64(root_actions[i]))
-        if pending:
-            value = _value(work, h0, h1, mover, np.int64(no_capture), np.int64(plies + 1),
-                           np.int64(frm), np.int64(to), np.int64(depth - 1), alpha, _INF, ctx,
-                           weights, buffer, killers, counter)
-        else:
-            value = _value(work, h0, h1, other, np.int64(next_no_capture), np.int64(plies + 1),
-                           none, none, np.int64(depth - 1), alpha, _INF, ctx, weights, buffer,
-                           killers, counter)
-            work[frm] = moved
-            work[to] = target
+        value = _value(work, h0, h1, mover if pending else other, np.int64(next_no_capture),
+                       np.int64(plies + 1), np.int64(frm) if pending else none,
+                       np.int64(to) if pending else none, np.int64(depth - 1), alpha, _INF,
+                       ctx, weights, buffer, killers, counter)
+        _unmake(work, frm, to, moved, target)
         if counter[1]:
             return best_index, alpha, counter[0], False
         if value > alpha:

@@ -5,9 +5,9 @@ State writes and reads the whole position (`to_text`, `parse_position`)."""
 
 from __future__ import annotations
 
-from ...core.game import ParseError
+from . import common
 from .pieces import ANIMAL_LETTERS, square_name
-from .rules import COLS, HIDDEN
+from .rules import COLS, HIDDEN, ROWS
 
 LETTER_OF = {**ANIMAL_LETTERS, HIDDEN: "X"}
 """Cell kind -> its upper-case letter (lower case for player 1's)."""
@@ -19,7 +19,4 @@ def sq_name(square: int) -> str:
 
 
 def parse_square(text: str) -> int:
-    text = text.strip().lower()
-    if len(text) != 2 or not ("a" <= text[0] <= "h") or not ("1" <= text[1] <= "7"):
-        raise ParseError(f"{text!r} is not a square of the 8x7 board (a1..h7)")
-    return (int(text[1]) - 1) * COLS + ord(text[0]) - ord("a")
+    return common.parse_square(text, ROWS, COLS, "8x7 board")

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, Evaluators, GameFacts, IllegalActionError, ParseError,
-                          State, check_action, random_opening)
+from ...core.game import Evaluators, IllegalActionError, ParseError, check_action
 from ...render import Drawable
-from ..chesslike import Board, ChessLikeGame, mailbox_bench_cases, text_board
+from ..chesslike import (Board, ChessLikeGame, ChessLikeSettings, ChessLikeState,
+                         mailbox_bench_cases, own_piece, text_board)
 from . import rules
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
                        square_name)
@@ -28,33 +28,17 @@ if TYPE_CHECKING:
     from ...core.arrayrules import ArrayRules
 
 @dataclass(frozen=True)
-class MiniChessSettings:
+class MiniChessSettings(ChessLikeSettings):
     max_plies: int = 50
     """Plies after which the game is adjudicated by material (the framework's 50)."""
-    opening_plies: int = 0
-    """Random plies from the start, drawn from the game's seed (so arena games start apart)."""
-
-    def __post_init__(self) -> None:
-        if self.max_plies < 1:
-            raise ValueError("max_plies must be at least 1")
-        if self.opening_plies < 0:
-            raise ValueError("opening_plies must be at least 0")
 
 
 class MiniChessGame(ChessLikeGame):
     name = "minichess"
     Settings = MiniChessSettings
     course_project = "004 MiniChess"
-    render_module = ".render"
-
-    @property
-    def facts(self) -> GameFacts:
-        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
-                         hidden_information=False, max_length=self.settings.max_plies)
-
-    def initial_state(self, seed: int | None = None) -> "MiniChessState":
-        start = self.state_from_text(START_FEN)
-        return random_opening(start, self.settings.opening_plies, seed)
+    action_count = NUM_ACTIONS
+    start_text = START_FEN
 
     def state_from_text(self, text: str) -> "MiniChessState":
         return parse_fen(self, text)
@@ -97,17 +81,12 @@ class MiniChessGame(ChessLikeGame):
         return array_rules()
 
 
-class MiniChessState(Drawable, State):
+class MiniChessState(Drawable, ChessLikeState):
     __slots__ = ("game", "board", "player", "plies", "winner", "end_reason", "_moves")
+    side_names = SIDE_NAMES
 
     def __init__(self, game: MiniChessGame, board: Board, player: int, plies: int = 0) -> None:
-        self.game = game
-        self.board = board
-        self.player = player
-        self.plies = plies
-        self.winner: int | None = None
-        """At a terminal state: 0, 1, or -1 for a draw."""
-        self.end_reason = ""
+        super().__init__(game, board, player, plies)
         self._moves: list[tuple[int, int]] = []
         self._settle()
 
@@ -133,13 +112,6 @@ class MiniChessState(Drawable, State):
         sign = 1 if player == 0 else -1
         return sum(ADJUDICATION_VALUES[cell * sign] for cell in self.board if cell * sign > 0)
 
-    # --- whose turn ----------------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.winner is not None else self.player
-
-    def is_terminal(self) -> bool:
-        return self.winner is not None
-
     # --- actions -------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         return sorted(frm * SQUARES + to for frm, to in self._moves)
@@ -158,28 +130,13 @@ class MiniChessState(Drawable, State):
         self._settle()
 
     def clone(self) -> "MiniChessState":
-        new = MiniChessState.__new__(MiniChessState)
-        new.game = self.game
-        new.board = self.board.copy()
-        new.player = self.player
-        new.plies = self.plies
-        new.winner = self.winner
-        new.end_reason = self.end_reason
+        new = self.copy_fields()
         new._moves = self._moves  # never mutated, only replaced
         return new
-
-    # --- outcome -------------------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.winner is None or self.winner == -1:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     # --- queries -------------------------------------------------------------------------------
     def is_capture(self, action: int) -> bool:
         return 0 <= action < NUM_ACTIONS and self.board[action % SQUARES] != 0
-
-    def move_number(self) -> int:
-        return self.plies
 
     def key(self):
         return (*self.board, self.player, self.plies)
@@ -202,15 +159,9 @@ class MiniChessState(Drawable, State):
         if self.winner is not None:
             raise IllegalActionError(f"{text!r}: the game is over ({self.end_reason})")
         if (frm, to) not in self._moves:
-            sign = 1 if self.player == 0 else -1
-            cell = self.board[frm] * sign
-            if cell == 0:
-                why = f"{square_name(frm)} is empty"
-            elif cell < 0:
-                why = f"the piece on {square_name(frm)} is the opponent's"
-            else:
-                why = f"your {PIECE_NAMES[cell]} cannot move from {square_name(frm)} to " \
-                      f"{square_name(to)}"
+            cell, why = own_piece(self.board, self.player, frm, square_name(frm))
+            why = why or (f"your {PIECE_NAMES[cell]} cannot move from {square_name(frm)} to "
+                          f"{square_name(to)}")
             raise IllegalActionError(f"{text!r} is not legal for {SIDE_NAMES[self.player]}: "
                                      f"{why}\n{self}")
         return action
@@ -222,19 +173,8 @@ class MiniChessState(Drawable, State):
     def __str__(self) -> str:
         lines = text_board(self.board, ROWS, COLS, LETTER_OF,
                            [str(ROWS - r) for r in range(ROWS)], FILES)
-        if self.winner is not None:
-            result = "draw" if self.winner == -1 else f"{SIDE_NAMES[self.winner]} wins"
-            status = f"{result} ({self.end_reason})"
-        else:
-            status = f"{SIDE_NAMES[self.player]} to move"
-        lines.append(f"ply {self.plies}/{self.game.settings.max_plies}; {status}; "
-                     "upper case white")
+        lines.append(f"{self.ply_status()}; upper case white")
         return "\n".join(lines)
-
-    def encode(self, player: int) -> np.ndarray:
-        from .encode import network_input
-
-        return network_input(self, player)
 
 
 def parse_fen(game: MiniChessGame, text: str) -> MiniChessState:

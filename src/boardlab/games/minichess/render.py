@@ -26,17 +26,11 @@ def picture(state: MiniChessState, viewer: int | None = None) -> Picture:
             pieces[square] = Piece(GLYPHS[abs(value)], "none", ink=ink, stroke=outline,
                                    shape="glyph",
                                    title=f"{SIDE_NAMES[side]} {PIECE_NAMES[abs(value)]}")
-    if state.is_terminal():
-        result = ("draw" if state.winner is None or state.winner == -1
-                  else f"{SIDE_NAMES[state.winner]} wins")
-        status = f"{result} ({state.end_reason})"
-    else:
-        status = f"{SIDE_NAMES[state.player]} to move"
     return Picture(rows=ROWS, cols=COLS, square_names=[square_name(s) for s in range(SQUARES)],
                    pieces=pieces, style="checkered", file_labels="abcde",
                    alert_cells=kings_in_danger(state),
                    rank_labels=[str(ROWS - r) for r in range(ROWS)],
-                   caption=f"ply {state.plies}/{state.game.settings.max_plies}; {status}")
+                   caption=state.ply_status())
 
 
 def kings_in_danger(state: MiniChessState) -> tuple[int, ...]:

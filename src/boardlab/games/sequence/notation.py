@@ -48,6 +48,7 @@ from .rules import (
     PLAY_PHASE,
     SEQ_CHIP,
     TRADE_BASE,
+    action_parts,
 )
 
 if TYPE_CHECKING:
@@ -62,18 +63,17 @@ def play_action(card: int, square: int) -> int:
 def action_text(action: int) -> str:
     if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
         raise ParseError(f"action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
-    if action < DRAFT_BASE:
-        card, square = divmod(action, SQUARES)
+    kind, card, other = action_parts(action)
+    if kind == "play":
         verb = "remove" if card in ONE_EYED_JACKS else "play"
-        return f"{verb} {CARD_NAMES[card]} {square_name(square)}"
-    if action < TRADE_BASE:
-        return f"draft {CARD_NAMES[action - DRAFT_BASE]}"
-    if action < DECLINE:
-        dead, pick = divmod(action - TRADE_BASE, NUM_CARDS)
-        return f"trade {CARD_NAMES[dead]} for {CARD_NAMES[pick]}"
-    if action == DECLINE:
-        return "decline"
-    return f"burn {CARD_NAMES[action - BURN_BASE]}"
+        return f"{verb} {CARD_NAMES[card]} {square_name(other)}"
+    return ACTION_WORDS[kind].format(CARD_NAMES[card], CARD_NAMES[other])
+
+
+ACTION_WORDS = {"draft": "draft {0}", "trade": "trade {0} for {1}", "decline": "decline",
+                "burn": "burn {0}"}
+"""`action_text` of the actions that are not plays, by `rules.action_parts`'s kind: {0} its
+card (the dead one of a trade), {1} the card a trade drafts."""
 
 
 def read_action(text: str) -> int:

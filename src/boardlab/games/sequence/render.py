@@ -12,7 +12,6 @@ from ...render.grid import Picture, Piece
 from .cards import CARD_NAMES, CORNERS, LAYOUT, SIZE, SQUARES, square_name
 from .game import SequenceState
 from .rules import (
-    BURN_BASE,
     CHIP,
     DECLINE,
     DRAFT_BASE,
@@ -20,6 +19,7 @@ from .rules import (
     SEQ_CHIP,
     SEQUENCES_TO_WIN,
     TRADE_BASE,
+    action_parts,
 )
 
 TEAM_COLOURS = ("#c0392b", "#2c5aa0")
@@ -98,13 +98,12 @@ def end_reason(state: SequenceState) -> str:
 
 def move_label(state: SequenceState, action: int) -> str:
     """Drafts, trades and discards as a person says them, cards as they are printed."""
-    if action < DRAFT_BASE:
+    kind, card, other = action_parts(action)
+    if kind == "play":
         return state.action_to_str(action)
-    if action < TRADE_BASE:
-        return f"take {card_label(action - DRAFT_BASE)[0]}"
-    if action < DECLINE:
-        dead, wanted = divmod(action - TRADE_BASE, NUM_CARDS)
-        return f"trade dead {card_label(dead)[0]} for {card_label(wanted)[0]}"
-    if action == DECLINE:
-        return "keep the dead cards"
-    return f"discard {card_label(action - BURN_BASE)[0]}"
+    return MOVE_WORDS[kind].format(card_label(card)[0], card_label(other)[0])
+
+
+MOVE_WORDS = {"draft": "take {0}", "trade": "trade dead {0} for {1}",
+              "decline": "keep the dead cards", "burn": "discard {0}"}
+"""`move_label` of the actions that are not plays, as `notation.ACTION_WORDS`."""

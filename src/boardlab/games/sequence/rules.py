@@ -29,6 +29,22 @@ BURN_BASE = DECLINE + 1  # 7957
 """BURN_BASE + card: discard a card unplayed (only when no card can be played)."""
 NUM_ACTIONS = BURN_BASE + NUM_CARDS  # 8009
 
+
+def action_parts(action: int) -> tuple[str, int, int]:
+    """What an action id says, by the layout above: ("play", card, square), ("draft", card,
+    0), ("trade", dead card, draft card), ("decline", 0, 0) or ("burn", card, 0)."""
+    if action < DRAFT_BASE:
+        card, square = divmod(action - PLAY_BASE, SQUARES)
+        return "play", card, square
+    if action < TRADE_BASE:
+        return "draft", action - DRAFT_BASE, 0
+    if action < DECLINE:
+        dead, pick = divmod(action - TRADE_BASE, NUM_CARDS)
+        return "trade", dead, pick
+    if action == DECLINE:
+        return "decline", 0, 0
+    return "burn", action - BURN_BASE, 0
+
 PLAY_PHASE, DRAFT_PHASE = 0, 1
 DRAFT_SIZE, HAND_SIZE = 5, 6
 SEQUENCES_TO_WIN = 2

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import (TERMINAL, Evaluators, GameFacts, IllegalActionError, ParseError,
-                          State, check_action, random_opening)
+from ...core.game import Evaluators, IllegalActionError, ParseError, check_action
 from ...render import Drawable
-from ..chesslike import Board, ChessLikeGame, mailbox_bench_cases, text_board
+from ..chesslike import (Board, ChessLikeGame, ChessLikeSettings, ChessLikeState,
+                         mailbox_bench_cases, own_piece, text_board)
 from . import rules
 from .actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, MOVE_NAMES, NUM_ACTIONS
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
@@ -27,33 +27,17 @@ from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS
 
 
 @dataclass(frozen=True)
-class XiangqiSettings:
+class XiangqiSettings(ChessLikeSettings):
     max_plies: int = 300
     """Plies after which a game still undecided is drawn."""
-    opening_plies: int = 0
-    """Random plies from the start, drawn from the game's seed (so arena games start apart)."""
-
-    def __post_init__(self) -> None:
-        if self.max_plies < 1:
-            raise ValueError("max_plies must be at least 1")
-        if self.opening_plies < 0:
-            raise ValueError("opening_plies must be at least 0")
 
 
 class XiangqiGame(ChessLikeGame):
     name = "xiangqi"
     Settings = XiangqiSettings
     course_project = "003 Xiangqi"
-    render_module = ".render"
-
-    @property
-    def facts(self) -> GameFacts:
-        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
-                         hidden_information=False, max_length=self.settings.max_plies)
-
-    def initial_state(self, seed: int | None = None) -> "XiangqiState":
-        start = self.state_from_text(START_FEN)
-        return random_opening(start, self.settings.opening_plies, seed)
+    action_count = NUM_ACTIONS
+    start_text = START_FEN
 
     def state_from_text(self, text: str) -> "XiangqiState":
         return parse_fen(self, text)
@@ -84,18 +68,13 @@ class XiangqiGame(ChessLikeGame):
                    PeerGame("pyffish", "xiangqi", perft_depth=(1, 2))))
 
 
-class XiangqiState(Drawable, State):
+class XiangqiState(Drawable, ChessLikeState):
     __slots__ = ("game", "board", "player", "plies", "winner", "history", "checks", "_legal",
                  "end_reason")
+    side_names = SIDE_NAMES
 
     def __init__(self, game: XiangqiGame, board: Board, player: int, plies: int = 0) -> None:
-        self.game = game
-        self.board = board
-        self.player = player
-        self.plies = plies
-        self.winner: int | None = None
-        """At a terminal state: 0, 1, or -1 for a draw."""
-        self.end_reason = ""
+        super().__init__(game, board, player, plies)
         self.history: list[bytes] = [self._position_key()]
         """Positions since the last capture (none before it can recur), oldest first."""
         self.checks: list[bool] = [False]
@@ -106,13 +85,6 @@ class XiangqiState(Drawable, State):
         """The board's cells as signed bytes, then the side to move: hashable, and a kernel
         reads a whole history as one buffer (kernels.history_rows)."""
         return array("b", self.board).tobytes() + bytes((self.player,))
-
-    # --- whose turn ----------------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.winner is not None else self.player
-
-    def is_terminal(self) -> bool:
-        return self.winner is not None
 
     # --- actions -------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -175,23 +147,11 @@ class XiangqiState(Drawable, State):
         return True
 
     def clone(self) -> "XiangqiState":
-        new = XiangqiState.__new__(XiangqiState)
-        new.game = self.game
-        new.board = self.board.copy()
-        new.player = self.player
-        new.plies = self.plies
-        new.winner = self.winner
-        new.end_reason = self.end_reason
+        new = self.copy_fields()
         new.history = self.history.copy()
         new.checks = self.checks.copy()
         new._legal = self._legal
         return new
-
-    # --- outcome -------------------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.winner is None or self.winner == -1:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     # --- queries -------------------------------------------------------------------------------
     def in_check(self) -> bool:
@@ -200,9 +160,6 @@ class XiangqiState(Drawable, State):
 
     def is_capture(self, action: int) -> bool:
         return 0 <= action < NUM_ACTIONS and self.board[ACTION_TO[action]] != 0
-
-    def move_number(self) -> int:
-        return self.plies
 
     def key(self):
         return self._position_key()
@@ -228,12 +185,9 @@ class XiangqiState(Drawable, State):
     def why_illegal(self, frm: int, to: int) -> str:
         if self.winner is not None:
             return "the game is over"
-        sign = 1 if self.player == 0 else -1
-        cell = self.board[frm] * sign
-        if cell == 0:
-            return f"{square_name(frm)} is empty"
-        if cell < 0:
-            return f"the piece on {square_name(frm)} is the opponent's"
+        cell, why = own_piece(self.board, self.player, frm, square_name(frm))
+        if why:
+            return why
         if (frm, to) in rules.pseudo_moves(self.board, self.player):
             return "it would leave your general in check or facing the other general"
         return f"your {PIECE_NAMES[cell]} on {square_name(frm)} cannot move to {square_name(to)}"
@@ -246,20 +200,11 @@ class XiangqiState(Drawable, State):
         lines = text_board(self.board, ROWS, COLS, LETTER_OF,
                            [str(ROWS - 1 - r) for r in range(ROWS)], FILES)
         lines.insert(5, "    " + "~ " * (COLS - 1) + "~   (river)")
-        if self.winner is not None:
-            result = "draw" if self.winner == -1 else f"{SIDE_NAMES[self.winner]} wins"
-            status = f"{result} ({self.end_reason})"
-        else:
-            status = f"{SIDE_NAMES[self.player]} to move" + (" (in check)" if self.in_check()
-                                                            else "")
-        lines.append(f"ply {self.plies}/{self.game.settings.max_plies}; {status}; "
-                     "upper case red")
+        lines.append(f"{self.ply_status()}; upper case red")
         return "\n".join(lines)
 
-    def encode(self, player: int) -> np.ndarray:
-        from .encode import network_input
-
-        return network_input(self, player)
+    def to_move_note(self) -> str:
+        return " (in check)" if self.in_check() else ""
 
 
 def parse_fen(game: XiangqiGame, text: str) -> XiangqiState:

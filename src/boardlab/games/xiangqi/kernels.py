@@ -95,13 +95,17 @@ def _pseudo(board, player, out):
                             out[n, 1] = t
                             n += 1
                         break
-        elif cell == HORSE:
-            for k in range(8):
-                leg = HORSE_MOVES[sq, k, 0]
-                if leg < 0:
+        elif cell == HORSE or cell == ELEPHANT:
+            # A leap that a piece on one square blocks (the horse's leg, the elephant's eye);
+            # the elephant stays on its own side of the river.
+            leaps = HORSE_MOVES[sq] if cell == HORSE else ELEPHANT_MOVES[sq]
+            for k in range(leaps.shape[0]):
+                block = leaps[k, 0]
+                if block < 0:
                     break
-                t = HORSE_MOVES[sq, k, 1]
-                if board[leg] == 0 and board[t] * sign <= 0:
+                t = leaps[k, 1]
+                if board[block] == 0 and board[t] * sign <= 0 and (
+                        cell == HORSE or OWN_SIDE[player, t]):
                     out[n, 0] = sq
                     out[n, 1] = t
                     n += 1
@@ -111,26 +115,13 @@ def _pseudo(board, player, out):
                 out[n, 0] = sq
                 out[n, 1] = t
                 n += 1
-            if not OWN_SIDE[player, sq]:
+            if not OWN_SIDE[player, sq]:  # across the river it may also step sideways
                 col = sq % 9
-                if col > 0 and board[sq - 1] * sign <= 0:
-                    out[n, 0] = sq
-                    out[n, 1] = sq - 1
-                    n += 1
-                if col < 8 and board[sq + 1] * sign <= 0:
-                    out[n, 0] = sq
-                    out[n, 1] = sq + 1
-                    n += 1
-        elif cell == ELEPHANT:
-            for k in range(4):
-                eye = ELEPHANT_MOVES[sq, k, 0]
-                if eye < 0:
-                    break
-                t = ELEPHANT_MOVES[sq, k, 1]
-                if board[eye] == 0 and OWN_SIDE[player, t] and board[t] * sign <= 0:
-                    out[n, 0] = sq
-                    out[n, 1] = t
-                    n += 1
+                for dc in (-1, 1):
+                    if 0 <= col + dc < 9 and board[sq + dc] * sign <= 0:
+                        out[n, 0] = sq
+                        out[n, 1] = sq + dc
+                        n += 1
         else:  # advisor (diagonal) or general (orthogonal), both kept in the palace
             for k in range(4):
                 t = STEPS_DIAGONAL[sq, k] if cell == ADVISOR else STEPS_ORTHOGONAL[sq, k]

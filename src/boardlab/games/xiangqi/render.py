@@ -55,19 +55,12 @@ def picture(state: XiangqiState, viewer: int | None = None) -> Picture:
                                          f"({CHARACTERS[side][kind]}, "
                                          f"{LETTER_OF[kind]})",
                                    name=f"{SIDE_NAMES[side]} {PIECE_NAMES[kind]}")
-    if state.is_terminal():
-        result = ("draw" if state.winner is None or state.winner == -1
-                  else f"{SIDE_NAMES[state.winner]} wins")
-        status = f"{result} ({state.end_reason})"
-    else:
-        status = f"{SIDE_NAMES[state.player]} to move" + (" (in check)" if state.in_check()
-                                                          else "")
     return Picture(rows=ROWS, cols=COLS, square_names=[square_name(s) for s in range(SQUARES)],
                    pieces=pieces, style="points", light="#e8c98f", line="#5a3a1a",
                    file_labels=FILES, rank_labels=[str(ROWS - 1 - r) for r in range(ROWS)],
                    extra_lines=PALACE_LINES, banner="river", banner_after_row=4,
                    alert_cells=generals_in_check(state),
-                   caption=f"ply {state.plies}/{state.game.settings.max_plies}; {status}")
+                   caption=state.ply_status())
 
 
 def generals_in_check(state: XiangqiState) -> tuple[int, ...]:

@@ -10,55 +10,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from ....core.game import (
-    TERMINAL,
-    Game,
-    GameFacts,
-    IllegalActionError,
-    ParseError,
-    State,
-    check_action,
-)
+from ....core.game import IllegalActionError, ParseError, check_action
 from ....render import Drawable
-from ...chesslike import board_field, cell_letter, parse_board_field
+from ...chesslike import board_field, cell_letter, own_piece, parse_board_field
+from ..common import JungleGame, JungleSettings, JungleState, parse_counts
 from ..pieces import ANIMAL_LETTERS, ANIMAL_NAMES, LETTER_TO_STRENGTH, LION, RAT, TIGER
-from .encode import network_input
 from .notation import START_TEXT, parse_square, sq_name
 from .rules import (COLS, DENS, DIRECTION_NAMES, IS_WATER, JUMP, JUMPERS, NUM_ACTIONS, ROWS,
                     SQUARES, STEP, TRAP_OWNER, ZOBRIST, ZOBRIST_SIDE, captures, position_hash)
 
 
 @dataclass(frozen=True)
-class JungleClassicSettings:
+class JungleClassicSettings(JungleSettings):
     no_capture_limit: int = 100
     """Plies in a row without a capture after which the game is drawn."""
     repetition_draw: bool = True
     """Whether the third occurrence of a position (board and side to move) is a draw."""
 
-    def __post_init__(self) -> None:
-        if self.no_capture_limit < 1:
-            raise ValueError("no_capture_limit must be at least 1")
 
-
-class JungleClassicGame(Game):
+class JungleClassicGame(JungleGame):
     name = "jungle-classic"
     Settings = JungleClassicSettings
-    render_module = ".render"
-
-    @property
-    def facts(self) -> GameFacts:
-        # At most 15 captures end a game (the 15th empties a side); each may follow
-        # no_capture_limit quiet plies.
-        return GameFacts(num_players=2, num_actions=NUM_ACTIONS, has_chance=False,
-                         hidden_information=False,
-                         max_length=16 * self.settings.no_capture_limit)
-
-    def learning_kit(self):
-        from .rewards import learning_kit
-
-        return learning_kit()
+    action_count = NUM_ACTIONS
+    quiet_runs = 16
+    """At most 15 captures end a game (the 15th empties a side); each may follow
+    no_capture_limit quiet plies."""
 
     def initial_state(self, seed: int | None = None) -> "JungleClassicState":
         return parse_position(self, START_TEXT)
@@ -66,47 +42,20 @@ class JungleClassicGame(Game):
     def state_from_text(self, text: str) -> "JungleClassicState":
         return parse_position(self, text)
 
-    @property
-    def evaluators(self):
-        from .heuristics import EVALUATORS
 
-        return EVALUATORS
-
-
-class JungleClassicState(Drawable, State):
+class JungleClassicState(Drawable, JungleState):
     __slots__ = ("game", "board", "player", "no_capture", "plies", "winner", "hash",
                  "history", "counts", "_legal")
 
     def __init__(self, game: JungleClassicGame, board: list[int], player: int,
                  no_capture: int = 0, plies: int = 0) -> None:
-        self.game = game
-        self.board = board
-        self.player = player
-        self.no_capture = no_capture
-        self.plies = plies
-        self.winner: int | None = None
-        """At a terminal state: 0, 1, or -1 for a draw."""
+        super().__init__(game, board, player, no_capture, plies)
         self.hash = position_hash(board, player)
         self.history = [self.hash]
         """Hashes of the positions since the last capture (a capture makes them unreachable)."""
         self.counts = [sum(1 for cell in board if cell > 0), sum(1 for cell in board if cell < 0)]
-        self._legal: list[int] | None = None
-
-    # --- whose turn ----------------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.winner is not None else self.player
-
-    def is_terminal(self) -> bool:
-        return self.winner is not None
 
     # --- actions -------------------------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
-        if self.winner is not None:
-            return []
-        if self._legal is None:
-            self._legal = self.actions_of(self.player)
-        return list(self._legal)
-
     def actions_of(self, player: int) -> list[int]:
         """The moves `player` would have if it were to move now, sorted."""
         board = self.board
@@ -198,11 +147,6 @@ class JungleClassicState(Drawable, State):
         return new
 
     # --- outcome -------------------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.winner is None or self.winner == -1:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
-
     def piece_counts(self) -> tuple[int, int]:
         return self.counts[0], self.counts[1]
 
@@ -215,9 +159,6 @@ class JungleClassicState(Drawable, State):
             return False
         to = self.destination(action)
         return to >= 0 and self.board[to] != 0
-
-    def move_number(self) -> int:
-        return self.plies
 
     def key(self):
         return (self.hash, self.no_capture, self.repetitions())
@@ -263,13 +204,10 @@ class JungleClassicState(Drawable, State):
         """A sentence saying why a well-formed action is illegal in this position."""
         if self.winner is not None:
             return "the game is over"
-        sign = 1 if self.player == 0 else -1
         frm = action >> 2
-        rank = self.board[frm] * sign
-        if rank == 0:
-            return f"{sq_name(frm)} is empty"
-        if rank < 0:
-            return f"the piece on {sq_name(frm)} is the opponent's"
+        rank, why = own_piece(self.board, self.player, frm, sq_name(frm))
+        if why:
+            return why
         animal = ANIMAL_NAMES[rank]
         to = self.destination(action)
         if to < 0:
@@ -284,7 +222,7 @@ class JungleClassicState(Drawable, State):
             blockers = [sq_name(w) for w in crossed if self.board[w]]
             if blockers:
                 return f"a rat on {blockers[0]} blocks the {animal}'s jump"
-        target = self.board[to] * sign
+        target = self.board[to] * (1 if self.player == 0 else -1)
         if target > 0:
             return f"{sq_name(to)} holds your own {ANIMAL_NAMES[target]}"
         enemy = ANIMAL_NAMES[-target]
@@ -318,17 +256,12 @@ class JungleClassicState(Drawable, State):
                 else:
                     row.append(".")
             lines.append(f" {r + 1}  " + " ".join(row))
-        if self.winner is not None:
-            status = "draw" if self.winner == -1 else f"player {self.winner} wins"
-        else:
-            status = f"player {self.player} to move"
-        lines.append(f"{status}; {self.no_capture}/{self.game.settings.no_capture_limit} "
-                     "plies without capture; ~ water, # trap, @ den; upper case player 0 "
-                     "(den d1), lower case player 1 (den d9)")
+        limit = self.game.settings.no_capture_limit
+        lines.append(f"{self.result_text()}; {self.no_capture}/{limit} plies without capture; "
+                     "~ water, # trap, @ den; upper case player 0 (den d1), lower case player 1 "
+                     "(den d9)")
         return "\n".join(lines)
 
-    def encode(self, player: int) -> np.ndarray:
-        return network_input(self, player)
 
 
 def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
@@ -342,17 +275,8 @@ def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
                          "[<plies without capture>]`")
     board = parse_board_field(parts[0], ROWS, COLS, LETTER_TO_STRENGTH, where,
                               row0_at_bottom=True)
-    if parts[1] not in ("0", "1"):
-        raise ParseError(f"{where}: side to move must be 0 or 1, not {parts[1]!r}")
-    no_capture = 0
-    if len(parts) == 3:
-        if not (parts[2].isascii() and parts[2].isdigit()):
-            raise ParseError(f"{where}: plies without capture must be a number, not "
-                             f"{parts[2]!r}")
-        no_capture = int(parts[2])
-        if no_capture >= game.settings.no_capture_limit:
-            raise ParseError(f"{where}: {no_capture} plies without capture reach the draw "
-                             f"limit {game.settings.no_capture_limit}: the game is over")
+    to_move, no_capture = parse_counts(parts[1], parts[2] if len(parts) == 3 else None,
+                                       game.settings.no_capture_limit, where)
     for player, sign in ((0, 1), (1, -1)):
         ranks_seen = [sign * cell for cell in board if sign * cell > 0]
         if len(set(ranks_seen)) != len(ranks_seen):
@@ -372,7 +296,7 @@ def parse_position(game: JungleClassicGame, text: str) -> JungleClassicState:
         if sq == DENS[1 - owner]:
             raise ParseError(f"{where}: player {owner}'s {ANIMAL_NAMES[abs(cell)]} is in the "
                              "enemy den: the game is already over")
-    state = JungleClassicState(game, board, player=int(parts[1]), no_capture=no_capture)
+    state = JungleClassicState(game, board, player=to_move, no_capture=no_capture)
     if not state.legal_actions():
         state.winner = 1 - state.player
     return state

@@ -4,9 +4,9 @@ of a square in words, and the start position in the position notation that
 
 from __future__ import annotations
 
-from ....core.game import ParseError
+from .. import common
 from ..pieces import square_name
-from .rules import COLS, DENS, IS_WATER, TRAP_OWNER
+from .rules import COLS, DENS, IS_WATER, ROWS, TRAP_OWNER
 
 START_TEXT = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L 0 0"
 """The standard setup: player 0 tiger a1, lion g1, cat b2, dog f2, elephant a3, wolf c3,
@@ -18,10 +18,7 @@ def sq_name(square: int) -> str:
 
 
 def parse_square(text: str) -> int:
-    cleaned = text.strip().lower()
-    if len(cleaned) != 2 or not ("a" <= cleaned[0] <= "g") or not ("1" <= cleaned[1] <= "9"):
-        raise ParseError(f"{text!r} is not a square of the 7x9 Jungle board (a1..g9)")
-    return (int(cleaned[1]) - 1) * COLS + ord(cleaned[0]) - ord("a")
+    return common.parse_square(text, ROWS, COLS, "7x9 Jungle board")
 
 
 def terrain_name(square: int) -> str:
