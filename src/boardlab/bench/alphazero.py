@@ -106,9 +106,9 @@ def _whole_games(name: str, game: Game, rules: str, leaves: str, workers: int,
     return jobs
 
 
-def _network(game: Game) -> tuple[Any, dict[str, int]]:
+def _network(game: Game) -> tuple[Any, dict[str, Any]]:
     """The shipped network's agent where there is one, else an untrained default net."""
-    from ..agents.alphazero import AlphaZeroAgent
+    from ..agents.alphazero import ARCHITECTURE_FIELDS, AlphaZeroAgent
     from ..core.game import BoardLabError
 
     try:
@@ -117,7 +117,7 @@ def _network(game: Game) -> tuple[Any, dict[str, int]]:
         agent = AlphaZeroAgent(game, weights="none")
     except ImportError as error:
         raise Skip(f"torch is not installed ({error})") from None
-    return agent, {"channels": agent.settings.channels, "blocks": agent.settings.blocks}
+    return agent, {k: getattr(agent.settings, k) for k in ARCHITECTURE_FIELDS}
 
 
 def _config(search: str, workers: int, lockstep: int, inference: str = "float32",
