@@ -139,9 +139,12 @@ def test_weights_round_trip_and_bad_files_give_one_line_errors(tmp_path):
         make_agent(f"alphazero:weights={tmp_path / 'missing.pt'}", game)
 
 
-@pytest.mark.parametrize("game_name", ["reversi", "minichess"])
+@pytest.mark.parametrize("game_name,least", [("reversi", 3.5), ("minichess", 3.5),
+                                             ("xiangqi", 3.0)])
 @pytest.mark.e2e  # a strength match
-def test_a_shipped_network_beats_random(game_name):
+def test_a_shipped_network_beats_random(game_name, least):
+    """Xiangqi allows a draw more: a random mover can walk a 16-simulation search into a
+    threefold repetition (seed 1 here, a draw at ply 126)."""
     from boardlab.core.weights import shipped_file
 
     if not shipped_file(f"{game_name}-alphazero.pt").is_file():
@@ -156,7 +159,7 @@ def test_a_shipped_network_beats_random(game_name):
             seats.reverse()
         record = play_match(game, seats, seed=seed)
         score += (record.returns[me] + 1) / 2
-    assert score >= 3.5, f"shipped AlphaZero scored {score}/4 against random"
+    assert score >= least, f"shipped AlphaZero scored {score}/4 against random"
 
 
 @pytest.mark.slow
@@ -180,3 +183,17 @@ def test_the_shipped_minichess_network_beats_mcts_at_equal_time(tmp_path):
     assert result.pairs[0].a_score >= 0.6
     for agent in (ours, theirs):
         assert result.thinking[agent].mean < 0.115
+
+
+@pytest.mark.slow
+def test_the_shipped_xiangqi_network_beats_mcts_at_equal_time(tmp_path):
+    """Issue 30's bar, smaller: 0.6 against `mcts` at 0.3 s a move each (docs/alphazero.md
+    has the 20-game figure), openings varied by random plies."""
+    from boardlab.arena.tournament import run_tournament
+
+    ours, theirs = "alphazero:sims=0,time=0.3", "mcts:sims=0,time=0.3"
+    result = run_tournament("xiangqi:opening_plies=2", [ours, theirs], 10,
+                            tmp_path / "az.sqlite", workers=2, progress=False)
+    assert result.pairs[0].a_score >= 0.6
+    for agent in (ours, theirs):
+        assert result.thinking[agent].mean < 0.35
