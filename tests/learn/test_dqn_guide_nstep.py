@@ -7,6 +7,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from boardlab import make_agent, make_game  # noqa: E402
+from boardlab.core.agent import Clock  # noqa: E402
 from boardlab.core.game import BoardLabError  # noqa: E402
 from boardlab.learn.cli import build_trainer  # noqa: E402
 from boardlab.learn.episodes import OpponentMix, play_episode  # noqa: E402
@@ -91,20 +92,23 @@ def test_one_step_targets_are_the_seeds():
 
 
 def test_the_guide_plays_when_drawn_and_never_in_evaluation():
-    game, trainer = build_trainer("reversi", "dqn", "guide=greedy,guide_rate=1.0,envs=4,lookahead=0",
+    game, trainer = build_trainer("reversi", "dqn",
+                                  "guide=greedy,guide_rate=1.0,envs=4,lookahead=0",
                                   opponent="self")
     reference = make_agent("greedy", game)
     trainer.guide.rng.seed(0)
     reference.rng.seed(0)
     games = trainer.new_games(0)
     games.play_until(4)
+    chosen = []  # the trainer's actions at each step
+
+    def choose(encoded, masks, s):
+        chosen.append(trainer.choose(encoded, masks, s))
+        return chosen[-1]
     for _ in range(10):
         states = [e.state.clone() for e in games.slots]
-        chosen = []
-        games.step(lambda encoded, masks, s: chosen.extend(trainer.choose(encoded, masks, s))
-                   or np.array(chosen[-len(s):]))
-        from boardlab.core.agent import Clock
-        assert [int(a) for a in chosen] == [reference.act(s.clone(), Clock()) for s in states]
+        games.step(choose)
+        assert [int(a) for a in chosen[-1]] == [reference.act(s.clone(), Clock()) for s in states]
     player = trainer.player()
     network = [trainer.agent.choose(e.state, 0.0) for e in games.slots]
     assert [player.act(e.state, None) for e in games.slots] == network

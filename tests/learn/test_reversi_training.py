@@ -19,6 +19,7 @@ from boardlab.games.reversi.rewards import (  # noqa: E402
     placed_square,
 )
 from boardlab.learn.cli import build_trainer  # noqa: E402
+from boardlab.learn import replay  # noqa: E402
 from boardlab.learn.episodes import evaluate  # noqa: E402
 from boardlab.core.learning import kit_for  # noqa: E402
 
@@ -164,7 +165,8 @@ def test_a_weights_file_with_a_bad_play_switch_is_a_one_line_error(game, tmp_pat
     DQNAgent(game, weights="none", hidden=16).save(tmp_path / "good.pt")
     payload = torch.load(tmp_path / "good.pt", weights_only=True)
     torch.save({**payload, key: "deep"}, tmp_path / "bad.pt")
-    with pytest.raises(BoardLabError, match=f"bad.pt record {key} 'deep'; expected (0 or 1|an integer 0..4)"):
+    with pytest.raises(BoardLabError,
+                       match=f"bad.pt record {key} 'deep'; expected (0 or 1|an integer 0..4)"):
         make_agent(f"dqn:weights={tmp_path / 'bad.pt'}", game)
 
 
@@ -176,7 +178,7 @@ def test_augmented_replay_turns_state_action_and_next_moves_alike(game):
                                "warmup=64,buffer=4000,augment=true", opponent="self")
     trainer.train_until(20)
     sample = trainer.buffer.sample(400, trainer.rng)
-    turned = trainer.turned(sample)
+    turned = replay.turned(sample, trainer.views, trainer.rng)
     assert (turned["actions"] != sample["actions"]).mean() > 0.5
     moves = turned["states"].reshape(-1, 3, 64)[:, 2]
     placed = turned["actions"] < 64

@@ -135,3 +135,23 @@ def test_bad_params_and_opponents_are_clear_errors():
     game = make_game(SHORT)
     with pytest.raises(BoardLabError, match="spec@weight"):
         OpponentMix(game, "random@lots")
+
+
+def test_the_trainers_player_shares_its_network_and_plays_as_the_exported_file(tmp_path):
+    """`DQNAgent.from_network`: the player sees every update, and searches with the reward the
+    network learnt (recorded in the file), as the exported weights will."""
+    game, trainer = build_trainer("reversi", "dqn", "hidden=16,envs=2,warmup=10,reward=minimax",
+                                  opponent="self")
+    trainer.train_until(2)
+    player = trainer.player()
+    assert player.network is trainer.network and player.spec == "dqn (training)"
+    trainer.export(tmp_path / "w.pt")
+    exported = make_agent(f"dqn:weights={tmp_path / 'w.pt'}", game)
+    state = game.initial_state(0)
+    for _ in range(5):
+        state.apply(state.legal_actions()[0])
+    assert player.lookahead == exported.lookahead == 1
+    assert np.allclose(player.lookahead_scores(state), exported.lookahead_scores(state))
+    with torch.no_grad():
+        next(trainer.network.parameters()).add_(1.0)
+    assert not np.allclose(player.lookahead_scores(state), exported.lookahead_scores(state))

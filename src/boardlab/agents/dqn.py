@@ -32,7 +32,7 @@ Weights files are `torch.save` dicts of tensors and plain values, read with
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -237,7 +237,10 @@ class DQNAgent(Agent):
     train_args = "dqn"
     """What follows `boardlab train GAME` to train such weights (named when they are missing)."""
 
-    def __init__(self, game: Game, settings: DQNSettings | None = None, **params: Any) -> None:
+    def __init__(self, game: Game, settings: DQNSettings | None = None, *,
+                 network: Any = None, trained_reward: str = "dqn", **params: Any) -> None:
+        """`network` and `trained_reward` are a trainer's (`from_network`); a spec gives
+        neither, and the network comes from the weights file (or is built fresh)."""
         super().__init__(game, settings, **params)
         import torch
 
@@ -246,7 +249,8 @@ class DQNAgent(Agent):
         self.planes = tuple(game.initial_state(0).encode(0).shape)
         self.inputs = int(np.prod(self.planes))
         weights = self.settings.weights
-        self.trained_reward = "dqn"
+        self.trained_reward = trained_reward
+        """The reward the network learnt from: recorded in its file, searched by `lookahead`."""
         self.recorded_lookahead = 1
         self.recorded_symmetric = 0
         suffix, train = self.weights_suffix, self.train_args
@@ -258,16 +262,19 @@ class DQNAgent(Agent):
         if not self.settings.arch:
             for key, value in {"arch": "mlp", **default}.items():
                 setattr(self.settings, key, value)
-        if weights.lower() == "none":
+        if network is not None:
+            self.network = network
+        elif weights.lower() == "none":
             torch.manual_seed(self.settings.seed)
-            self.network = self._build()
+            self.network = self.build()
         else:
             path = Path(weights) if weights else shipped_weights(
                 game.name, self.weights_kind, suffix, train,
                 cannot_train=None if game.learning_kit() else
                 f"{game.name} declares no learning kit (Game.learning_kit)")
             self.network = self.load(path)
-        self.network.eval()
+        if network is None:  # a trainer's network is in the mode its trainer sets
+            self.network.eval()
         self.lookahead = (self.settings.lookahead if self.settings.lookahead >= 0
                           else self.recorded_lookahead)
         self.gamma = 0.99  # the training discount (seed 000), for the search
@@ -280,7 +287,19 @@ class DQNAgent(Agent):
             name = self.settings.reward or self.trained_reward
             self.reward = kit.reward(name, game).action
 
-    def _build(self):
+    @classmethod
+    def from_network(cls, game: Game, settings: DQNSettings, network: Any,
+                     trained_reward: str = "dqn", spec: str = "") -> "DQNAgent":
+        """An agent playing `network` itself, not a copy (a trainer's: it sees every later
+        update), a module of `settings`' architecture (`build`) that learnt from the game's
+        reward `trained_reward`; it plays as the weights file the trainer exports would."""
+        agent = cls(game, replace(settings, weights="none"), network=network,
+                    trained_reward=trained_reward)
+        agent.spec = spec or agent.spec
+        return agent
+
+    def build(self):
+        """A new network of this agent's architecture, fresh weights (from torch's generator)."""
         s = self.settings
         return build_network(self.inputs, self.num_actions, s.hidden, s.dropout,
                              s.residual_blocks, s.dueling, self.planes,
@@ -315,7 +334,7 @@ class DQNAgent(Agent):
                 if key in ARCHITECTURE_FIELDS:
                     setattr(self.settings, key, value)
             self.settings.arch = ARCHITECTURE_ALIASES.get(self.settings.arch, self.settings.arch)
-            network = self._build()
+            network = self.build()
             network.load_state_dict(payload["state_dict"])
         except (RuntimeError, KeyError, AttributeError, TypeError, ValueError) as error:
             raise BoardLabError(f"DQN weights {path} do not fit the network they describe: "

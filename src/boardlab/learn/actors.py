@@ -18,7 +18,8 @@ from dataclasses import asdict
 from typing import Any
 
 from ..core.game import BoardLabError
-from .selfplay import EpisodeEnd, Transitions
+from .episodes import EpisodeEnd
+from .selfplay import Transitions
 
 CHUNK_STEPS = 8
 """Lockstep steps an actor plays per message: 8 x envs transitions."""
@@ -63,10 +64,7 @@ class SelfPlayActor:
             batch = self.games.step(self.trainer.choose)
             if batch is not None:
                 batches.append(batch)
-        joined = None
-        if batches:
-            joined = Transitions(**{name: np.concatenate([asdict(b)[name] for b in batches])
-                                    for name in asdict(batches[0])})
+        joined = Transitions.joined(batches) if batches else None
         return joined, self.games.take_finished(), self.games.env_steps - before
 
     def running(self) -> bool:

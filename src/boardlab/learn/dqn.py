@@ -1,27 +1,34 @@
-"""DQN training on vectorized self-play (Mnih et al. 2015; seed 000, seed 001's variants).
+"""The DQN's training, all of it in this file (Mnih et al. 2015; seed 000, seed 001's variants).
 
-Read top to bottom like CleanRL's dqn.py: settings, then the loop of `train_until`:
-    every step: all `envs` games advance by one learner decision (learn/selfplay.py), acting
-                epsilon-greedily with one batched forward; finished transitions go to replay;
-    then:       gradient steps on replay batches until there is one per `train_every`
-                transitions; the target network is copied every `target_sync` episodes;
-                epsilon decays per finished episode (the seed's schedule).
-The network, its options (residual blocks, dueling heads) and the weights files are the
-agent's (agents/dqn.py); the reward is the game's (its learning kit, described in the game
-package's rewards.py).
+Read it top to bottom, as CleanRL's dqn.py:
+1. `DQNTraining`, every setting, with the paper or seed it comes from;
+2. the loss: `td_targets` (the seed's r + gamma max Q_target(s'), or double-Q; n-step
+   returns are already summed in r), `td_loss`, and DQfD's `margin_loss` on demonstrations;
+3. `DQNTrainer.train_until`, the loop. Every step: all `envs` games advance by one learner
+   decision, acting epsilon-greedily with one batched forward (`choose`); their finished
+   transitions go to replay; gradient steps (`update`) are owed one per `train_every`
+   transitions; per finished episode epsilon decays and every `target_sync` episodes the
+   network is copied into the target network;
+4. what the training protocol (learn/protocol.py) asks of a trainer: its player, metrics,
+   checkpoint and weights file.
+
+Imported pieces, each doing one thing: the network and its weights file (agents/dqn.py), the
+games in lockstep (learn/selfplay.py; what a transition is: learn/episodes.py), replay
+(learn/replay.py), actor processes (learn/actors.py), the reward (the game's learning kit,
+its rewards.py).
 
 `envs=1, train_every=1` is the sequential loop BoardLab had before (one game, batch-1
 forwards, an update per learner step); `boardlab bench` measures it beside the vectorized one.
 `actors=K` (K >= 1) moves the games into K processes that act with a copy of the network
-refreshed every `sync_every` updates, while this process only learns: the two cores of a
-laptop each do one job. `backend=ray` runs those actors on a Ray cluster instead.
+refreshed every `sync_every` updates, while this process only learns; `backend=ray` runs
+those actors on a Ray cluster instead.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +37,19 @@ import numpy as np
 from ..agents.dqn import DQNAgent
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
+from ..core.learning import RewardFunction, declared_symmetries, kit_for, terminal_only
 from ..core.match import derive_seed
 from ..core.registry import make_agent
 from ..core.weights import load_payload
-from .episodes import DEFAULT_OPPONENTS, OpponentMix
-from ..core.learning import RewardFunction, declared_symmetries, kit_for, terminal_only
-from .protocol import Trainer
-from .replay import ReplayBuffer
-from .selfplay import EpisodeEnd, Transitions, VectorSelfPlay
+from .episodes import DEFAULT_OPPONENTS, SELF, EpisodeEnd, OpponentMix
+from .protocol import Trainer, unfit_checkpoint
+from .replay import PrioritizedReplay, ReplayBuffer, stack_symmetries, turned
+from .selfplay import Transitions, VectorSelfPlay
 
 RECENT_EPISODES = 1000
+PRETRAIN_SYNC = 1000
+"""Gradient steps between copies into the target network while pre-training on
+demonstrations (no episode ends to count; DQfD copies every 10,000 on Atari)."""
 
 
 @dataclass
@@ -78,6 +88,10 @@ class DQNTraining:
     n_step: int = 1
     """Returns over this many of the learner's own transitions before bootstrapping
     (Sutton 1988; Rainbow): r_t + gamma r_t+1 + ... + gamma^n max Q(s_t+n). 1 = the seed's."""
+    n_step_weight: float = 0.0
+    """With n_step > 1, learn from each transition's one-step target too, the n-step loss
+    weighted by this: DQfD's J_DQ + lambda_1 J_n (lambda_1 = 1), every transition then two
+    replay rows. 0 = the n-step target alone."""
     double: bool = False
     """Double DQN targets (van Hasselt et al. 2016): the online network picks the next
     action, the target network values it. False = the seed's max over the target network."""
@@ -98,6 +112,25 @@ class DQNTraining:
     """Per-episode multiplier of guide_rate."""
     guide_min: float = 0.0
     """Lowest guide_rate."""
+    prioritized: bool = False
+    """Draw replay in proportion to |TD error| (Schaul et al. 2016, learn/replay.py), the
+    loss weighted to correct the skew; false = uniform (the seeds')."""
+    priority_alpha: float = 0.4
+    """How far priority skews the draw: 0 = uniform (DQfD's 0.4)."""
+    priority_beta: float = 0.6
+    """Exponent of the importance-sampling correction: 1 = full (DQfD's 0.6)."""
+    demos: str = ""
+    """An agent spec whose own games (both seats) fill a protected share of replay before the
+    first game, never overwritten: DQfD's demonstrations (Hester et al. 2017). Empty = none."""
+    demo_episodes: int = 100
+    """Games the demonstrator plays."""
+    demo_pretrain: int = 0
+    """Gradient steps on the demonstrations alone before the first game (DQfD's pre-training)."""
+    margin_weight: float = 0.0
+    """Weight of DQfD's large-margin imitation loss on demonstrations (`margin_loss`; the
+    paper's lambda_2 = 1); 0 = off."""
+    margin: float = 0.8
+    """The margin by which the demonstrator's action must beat every other (DQfD's 0.8)."""
     actors: int = 0
     """Processes playing the games while this one learns (0 = all in this process)."""
     sync_every: int = 50
@@ -115,6 +148,54 @@ class DQNTraining:
             raise ValueError("actors must be >= 0 and sync_every >= 1")
         if self.backend not in ("local", "ray"):
             raise ValueError("backend must be local or ray")
+        if min(self.priority_alpha, self.priority_beta, self.margin, self.margin_weight,
+               self.demo_episodes, self.demo_pretrain, self.n_step_weight) < 0:
+            raise ValueError("priority_alpha, priority_beta, margin, margin_weight, "
+                             "demo_episodes, demo_pretrain and n_step_weight must be >= 0")
+        if self.demos and self.demo_episodes < 1:
+            raise ValueError("demos needs demo_episodes >= 1")
+
+
+# --- the loss ----------------------------------------------------------------------------------
+def td_targets(network: Any, target: Any, batch: dict[str, Any], double: bool) -> Any:
+    """y = r + discount * Q_target(s', b) for each transition of a replay batch, b the legal
+    action of s' with the highest Q_target (the seed's), or with `double` the one with the
+    highest Q of the network (Double DQN); nothing is bootstrapped after the end (done).
+    discount = gamma^n: r holds the n discounted rewards of an n-step transition."""
+    import torch
+
+    with torch.no_grad():
+        next_q = target(batch["next_states"])
+        illegal = ~batch["next_masks"]
+        if double:
+            chooser = network(batch["next_states"]).masked_fill(illegal, -1e9)
+            best = next_q.gather(1, chooser.argmax(dim=1, keepdim=True))[:, 0]
+        else:
+            best = next_q.masked_fill(illegal, -1e9).max(dim=1).values
+        best = torch.where(batch["dones"] > 0, torch.zeros_like(best), best)
+        return batch["rewards"] + batch["discounts"] * best
+
+
+def td_loss(q: Any, targets: Any, weights: Any = None) -> Any:
+    """The mean squared error between Q(s, a) and the targets (seed 000); with prioritized
+    replay, each term weighted by its importance-sampling correction."""
+    import torch
+
+    if weights is None:
+        return torch.nn.functional.mse_loss(q, targets)
+    return (weights * (q - targets) ** 2).mean()
+
+
+def margin_loss(q_all: Any, actions: Any, demos: Any, margin: float) -> Any:
+    """DQfD's large-margin imitation loss, averaged over the batch's demonstrations (0 if
+    none): max_a [Q(s, a) + l(a_E, a)] - Q(s, a_E), l = `margin` for a != a_E, else 0. Zero
+    once the demonstrator's action a_E beats every other action (legal or not) by the margin;
+    no gradient flows to a transition the agent found itself."""
+    if not bool(demos.any()):
+        return q_all.new_zeros(())
+    q, expert = q_all[demos], actions[demos][:, None]
+    bonus = q.new_full(q.shape, margin).scatter(1, expert, 0.0)
+    return ((q + bonus).max(dim=1).values - q.gather(1, expert)[:, 0]).mean()
 
 
 class DQNTrainer(Trainer):
@@ -129,28 +210,29 @@ class DQNTrainer(Trainer):
         self.torch = torch
         self.training = t = settings or DQNTraining()
         self.opponent_text = t.opponent or opponent or DEFAULT_OPPONENTS
-        self.agent = DQNAgent(game, weights="none", **(agent_params or {}))
+        self.agent = DQNAgent(game, weights="none", trained_reward=t.reward,
+                              **(agent_params or {}))
         self.network = self.agent.network
         if t.init:
             self._start_from(t.init)
-        self.target = self.agent._build()
+        self.target = self.agent.build()
         self.target.load_state_dict(self.network.state_dict())
         self.target.eval()
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=t.lr, fused=True)
-        self.buffer = ReplayBuffer(t.buffer, self.agent.inputs, self.agent.num_actions)
-        kit = kit_for(game)
-        self.reward = kit.reward(t.reward, game)
-        symmetries = declared_symmetries(game, "augment=true") if t.augment else ()
-        self.views = tuple(np.stack([getattr(view, part) for view in symmetries])
-                           for part in ("inputs", "actions", "where")) if symmetries else ()
-        """Every symmetry's input gather, action gather and action image, stacked."""
+        shape = (t.buffer, self.agent.inputs, self.agent.num_actions)
+        self.buffer = (PrioritizedReplay(*shape, t.priority_alpha, t.priority_beta)
+                       if t.prioritized else ReplayBuffer(*shape))
+        self.reward = kit_for(game).reward(t.reward, game)
         if not t.reply_penalty:
             self.reward = RewardFunction(self.reward.action, terminal_only(self.reward.reply))
-        self.agent.trained_reward = t.reward
+        self.views = stack_symmetries(declared_symmetries(game, "augment=true")
+                                      if t.augment else ())
         self.epsilon = t.epsilon
         self.guide_rate = t.guide_rate if t.guide else 0.0
         self.guide = make_agent(t.guide, game) if t.guide else None
         self.transitions = 0
+        self.pretrained = 0
+        """Gradient steps on demonstrations alone (owed by no transition)."""
         self.losses: list[float] = []
         self.rng = np.random.default_rng(derive_seed(seed, "dqn"))
         torch.manual_seed(derive_seed(seed, "dropout"))
@@ -170,15 +252,45 @@ class DQNTrainer(Trainer):
     def identity(self) -> dict[str, Any]:
         return {**super().identity(), "opponent": self.opponent_text}
 
-    # --- the loop ----------------------------------------------------------------------------
+    # --- the loop ------------------------------------------------------------------------------
     def train_until(self, total_episodes: int) -> None:
+        if self.training.demos and not self.buffer.demos:
+            self.demonstrate()
         if self.training.actors:
             return self._train_with_actors_until(total_episodes)
         if self.games is None:
             self.games = self.new_games(self.progress.episodes)
-        self.games.play_until(total_episodes)
-        while self.games.running():
+        self.games.play_until(total_episodes)  # the episodes numbered below start...
+        while self.games.running():  # ...and end: a run stops between episodes
             self.step()
+
+    def new_games(self, first_episode: int, stride: int = 1, opponent: str = "",
+                  seed: int | None = None) -> VectorSelfPlay:
+        t = self.training
+        return VectorSelfPlay(self.game, t.envs, self.reward,
+                              OpponentMix(self.game, opponent or self.opponent_text),
+                              self.seed if seed is None else seed, t.gamma, t.n_step,
+                              self.agent.settings.masked, first_episode, stride,
+                              one_step_too=t.n_step_weight > 0)
+
+    def demonstrate(self) -> None:
+        """DQfD's start: the demonstrator's games into replay's protected share, then
+        `demo_pretrain` gradient steps on them alone (the target copied every PRETRAIN_SYNC)."""
+        t = self.training
+        games = self.new_games(0, opponent=SELF, seed=derive_seed(self.seed, "demonstrations"))
+        rng = random.Random(derive_seed(self.seed, "demonstrator"))
+        try:
+            self.buffer.protect(games.played_by(make_agent(t.demos, self.game),
+                                                t.demo_episodes, rng))
+        except ValueError as error:  # a run begun without demos, or too small a buffer
+            raise BoardLabError(f"demos={t.demos}: {error}") from None
+        self.network.train()
+        for step in range(1, t.demo_pretrain + 1):
+            self.losses.append(self.update())
+            if step % PRETRAIN_SYNC == 0 or step == t.demo_pretrain:
+                self.target.load_state_dict(self.network.state_dict())
+        self.network.eval()
+        self.pretrained += t.demo_pretrain
 
     def step(self) -> None:
         """One lockstep step of every running game, then the updates it is owed."""
@@ -187,36 +299,6 @@ class DQNTrainer(Trainer):
         batch = self.games.step(self.choose)
         self.progress.env_steps += self.games.env_steps - before
         self.learn_from(batch, self.games.take_finished())
-
-    def new_games(self, first_episode: int, stride: int = 1) -> VectorSelfPlay:
-        t = self.training
-        return VectorSelfPlay(self.game, t.envs, self.reward,
-                              OpponentMix(self.game, self.opponent_text), self.seed, t.gamma,
-                              t.n_step, self.agent.settings.masked, first_episode, stride)
-
-    def learn_from(self, batch: Transitions | None, ended: list[EpisodeEnd]) -> None:
-        """Store the transitions, run the updates they are owed, count finished episodes."""
-        t = self.training
-        if batch is not None:
-            self.buffer.push_batch(batch)
-            self.transitions += len(batch)
-        ready = len(self.buffer) >= max(t.warmup, t.batch)
-        owed = (self.transitions - t.warmup) // t.train_every - self.progress.updates
-        if ready and owed > 0:
-            # dropout on for the updates, off for acting: switched once for all of them
-            # (a switch walks every module: it cost a tenth of a small network's update)
-            self.network.train()
-            for _ in range(owed):
-                self.losses.append(self.update())
-            self.network.eval()
-        self.recent = (self.recent + ended)[-RECENT_EPISODES:]
-        for _ in ended:
-            self.progress.episodes += 1
-            self.epsilon = max(t.epsilon_min, self.epsilon * t.epsilon_decay)
-            if self.guide is not None:
-                self.guide_rate = max(t.guide_min, self.guide_rate * t.guide_decay)
-            if self.progress.episodes % t.target_sync == 0:
-                self.target.load_state_dict(self.network.state_dict())
 
     def choose(self, encoded: np.ndarray, masks: np.ndarray, states: list[State]) -> np.ndarray:
         """Epsilon-greedy for every game at once: one forward for the batch, then per game a
@@ -239,46 +321,60 @@ class DQNTrainer(Trainer):
                 actions[i] = self.guide.act(view, Clock())
         return actions
 
+    def learn_from(self, batch: Transitions | None, ended: list[EpisodeEnd]) -> None:
+        """Store the transitions, run the updates they are owed, count finished episodes."""
+        t = self.training
+        if batch is not None:
+            self.buffer.push_batch(batch)
+            self.transitions += len(batch) - int(batch.n_step_rows.sum())  # not 2 rows each
+        ready = len(self.buffer) >= max(t.warmup, t.batch)
+        owed = ((self.transitions - t.warmup) // t.train_every
+                - (self.progress.updates - self.pretrained))
+        if ready and owed > 0:
+            # dropout on for the updates, off for acting: switched once for all of them
+            # (a switch walks every module: it cost a tenth of a small network's update)
+            self.network.train()
+            for _ in range(owed):
+                self.losses.append(self.update())
+            self.network.eval()
+        self.recent = (self.recent + ended)[-RECENT_EPISODES:]
+        for _ in ended:
+            self.progress.episodes += 1
+            self.epsilon = max(t.epsilon_min, self.epsilon * t.epsilon_decay)
+            if self.guide is not None:
+                self.guide_rate = max(t.guide_min, self.guide_rate * t.guide_decay)
+            if self.progress.episodes % t.target_sync == 0:
+                self.target.load_state_dict(self.network.state_dict())
+
     def update(self) -> float:
-        """One gradient step on a replay batch: MSE between Q(s, a) and the target
-        r + discount * max_b Q_target(s', b) over legal b (0 at the end of a game). The
-        network's mode (dropout in training) is the caller's: `learn_from` sets it."""
-        torch = self.torch
-        sample = self.buffer.sample(self.training.batch, self.rng)
+        """One gradient step on a replay batch: `td_loss` towards `td_targets`, plus
+        `margin_loss` on demonstrations where it has a weight. The network's mode (dropout in
+        training) is the caller's: `learn_from` sets it."""
+        torch, t = self.torch, self.training
+        sample = self.buffer.sample(t.batch, self.rng)
         if self.views:
-            sample = self.turned(sample)
+            sample = turned(sample, self.views, self.rng)
         batch = {k: torch.from_numpy(v) for k, v in sample.items()}
-        with torch.no_grad():
-            next_q = self.target(batch["next_states"])
-            illegal = ~batch["next_masks"]
-            if self.training.double:
-                chooser = self.network(batch["next_states"]).masked_fill(illegal, -1e9)
-                best = next_q.gather(1, chooser.argmax(dim=1, keepdim=True))[:, 0]
-            else:
-                best = next_q.masked_fill(illegal, -1e9).max(dim=1).values
-            best = torch.where(batch["dones"] > 0, torch.zeros_like(best), best)
-            target = batch["rewards"] + batch["discounts"] * best
-        q = self.network(batch["states"]).gather(1, batch["actions"][:, None])[:, 0]
-        loss = torch.nn.functional.mse_loss(q, target)
+        targets = td_targets(self.network, self.target, batch, t.double)
+        q_all = self.network(batch["states"])
+        q = q_all.gather(1, batch["actions"][:, None])[:, 0]
+        weights = batch.get("weights")  # prioritized replay's corrections
+        if "n_step_rows" in batch:  # DQfD's J_DQ + lambda_1 J_n, row by row
+            rows = 1 + (t.n_step_weight - 1) * batch["n_step_rows"].float()
+            weights = rows if weights is None else weights * rows
+        loss = td_loss(q, targets, weights)
+        if t.margin_weight and "demos" in batch:
+            loss = loss + t.margin_weight * margin_loss(q_all, batch["actions"],
+                                                        batch["demos"], t.margin)
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
+        if isinstance(self.buffer, PrioritizedReplay):
+            self.buffer.update_priorities(sample["indices"], (q - targets).detach().numpy())
         self.progress.updates += 1
         return loss.item()
 
-    def turned(self, sample: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The replay sample, each transition seen through a random symmetry of the board."""
-        all_inputs, all_actions, all_where = self.views
-        views = self.rng.integers(len(all_inputs), size=len(sample["actions"]))
-        inputs, actions, where = all_inputs[views], all_actions[views], all_where[views]
-        return {**sample,
-                "states": np.take_along_axis(sample["states"], inputs, axis=1),
-                "next_states": np.take_along_axis(sample["next_states"], inputs, axis=1),
-                "next_masks": np.take_along_axis(sample["next_masks"], actions, axis=1),
-                "actions": np.take_along_axis(where, sample["actions"][:, None].astype(np.int64),
-                                              axis=1)[:, 0].astype(sample["actions"].dtype)}
-
-    # --- actors in other processes -----------------------------------------------------------
+    # --- actors in other processes ---------------------------------------------------------------
     def _train_with_actors_until(self, total_episodes: int) -> None:
         from .actors import start_actors
 
@@ -291,14 +387,11 @@ class DQNTrainer(Trainer):
             self.actors.close()
             self.actors = None
 
-    # --- the protocol's other parts ----------------------------------------------------------
+    # --- the protocol's other parts --------------------------------------------------------------
     def player(self) -> Agent:
-        player = DQNAgent(self.game, replace(self.agent.settings, weights="none"))
-        player.network = self.network  # shared: evaluation sees the current weights
-        player.lookahead = self.agent.lookahead
-        player.symmetries = self.agent.symmetries
-        player.spec = "dqn (training)"
-        return player
+        """The agent the exported file would make, playing the trainer's network itself."""
+        return DQNAgent.from_network(self.game, self.agent.settings, self.network,
+                                     self.training.reward, spec="dqn (training)")
 
     def metrics(self) -> dict[str, Any]:
         loss = float(np.mean(self.losses)) if self.losses else float("nan")
@@ -307,7 +400,7 @@ class DQNTrainer(Trainer):
 
     def save_checkpoint(self, path: Path, meta: dict[str, Any]) -> None:
         meta = {**meta, "epsilon": self.epsilon, "guide_rate": self.guide_rate,
-                "transitions": self.transitions,
+                "transitions": self.transitions, "pretrained": self.pretrained,
                 "rng": self.rng.bit_generator.state}
         self.agent.save(path, extra={
             "checkpoint": json.dumps(meta),
@@ -329,15 +422,11 @@ class DQNTrainer(Trainer):
             self.torch.set_rng_state(payload["torch_rng"])
             meta = json.loads(payload["checkpoint"])
             self.epsilon, self.guide_rate = meta["epsilon"], meta["guide_rate"]
-            self.transitions = meta["transitions"]
+            self.transitions, self.pretrained = meta["transitions"], meta.get("pretrained", 0)
             self.rng.bit_generator.state = meta["rng"]
-            self.progress.episodes, self.progress.env_steps = meta["episodes"], meta["env_steps"]
-            self.progress.updates, self.progress.seconds = meta["updates"], meta["seconds"]
+            self.progress.restore(meta)
         except (RuntimeError, KeyError, TypeError, ValueError) as error:
-            raise BoardLabError(f"DQN checkpoint {path} does not fit this training run "
-                                f"({type(error).__name__}: "
-                                f"{(str(error).splitlines() or [''])[0][:120]}); delete it or "
-                                "use another --out") from None
+            raise unfit_checkpoint(path, "DQN checkpoint", error) from None
         self.games = None
         return meta
 
@@ -347,4 +436,5 @@ class DQNTrainer(Trainer):
     def describe(self) -> str:
         guide = (f"; guide {self.training.guide} at rate {self.guide_rate:.3f}"
                  if self.guide is not None else "")
-        return f"replay {len(self.buffer)}/{self.buffer.capacity} transitions{guide}"
+        demos = f" ({self.buffer.demos} demonstrations)" if self.buffer.demos else ""
+        return f"replay {len(self.buffer)}/{self.buffer.capacity} transitions{demos}{guide}"

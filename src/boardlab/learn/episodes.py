@@ -1,9 +1,15 @@
-"""Training episodes: a learner's transitions are its own ply, then the opponent's reply.
+"""Training episodes, the one place that says what a learner's transition is.
 
 A transition (s, a, r, s', done) starts where the learner is to move and ends where it is to
 move again (or the game is over): r = the game's reward for the own ply (chance included) +
 the reply reward (own pieces the opponent took, and the terminal reward if the reply ended
 the game). Chance outcomes are drawn with `sample_chance`, as the match runner does.
+
+`Episode` is one training game under that rule, and the only code that plays one; two
+drivers step it. `run_episode` plays one to the end and feeds a `Learner` States as its
+transitions complete (the tabular learner: an update looks the position up);
+learn/selfplay.py steps N of them in lockstep for the DQN, their positions encoded in one
+batch. Episode k of a run is the same game in both (`Episode.numbered`).
 
 Opponents are spec strings mixed by weight: `random@0.3+greedy@0.4+self@0.3`. `self` means
 the learner plays both seats (both sides' transitions are learned from).
@@ -12,14 +18,14 @@ the learner plays both seats (both sides' transitions are learned from).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Protocol, TypeVar
 
 from ..core.agent import Agent, Clock
 from ..core.game import CHANCE, Game, IllegalActionError, ParseError, State
+from ..core.learning import RewardFunction
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_agent
-from ..core.learning import RewardFunction
 
 SELF = "self"
 DEFAULT_OPPONENTS = "random@0.3+greedy@0.4+self@0.3"
@@ -27,22 +33,8 @@ MAX_INVALID_IN_A_ROW = 8
 """Unmasked learners: after this many illegal choices in a row a random legal action is
 played, so an untrained network cannot stall an episode forever."""
 
-
-class Learner(Protocol):
-    def choose(self, state: State, explore: bool) -> int: ...
-
-    def observe(self, state: State, action: int, reward: float, next_state: State,
-                done: bool) -> None: ...
-
-
-@dataclass
-class EpisodeResult:
-    learner_seats: tuple[int, ...]
-    opponent: str
-    returns: list[float]
-    learner_steps: int
-    plies: int
-    invalid: int
+P = TypeVar("P")
+"""What a driver keeps of a position for its transitions: a State, or its network input."""
 
 
 class OpponentMix:
@@ -74,54 +66,160 @@ class OpponentMix:
         return "+".join(f"{s}@{w:g}" for s, w in zip(self.specs, self.weights))
 
 
-def play_episode(game: Game, learner: Learner, reward: RewardFunction, opponent: str,
-                 agents: dict[str, Agent], seed: int, learner_seat: int,
-                 masked: bool = True) -> EpisodeResult:
-    """Play one training game and feed the learner its transitions."""
-    rng = random.Random(derive_seed(seed, "episode"))
-    state = game.initial_state(seed)
-    seats = (0, 1) if opponent == SELF else (learner_seat,)
-    other = None if opponent == SELF else agents[opponent]
-    if other is not None:
-        other.start_game(1 - learner_seat, derive_seed(seed, "opponent"))
-    # seat -> (state before own ply, action, own-ply reward, state after own ply)
-    waiting: dict[int, tuple[State, int, float, State]] = {}
-    steps = plies = invalid = invalid_in_a_row = 0
-    while not state.is_terminal():
-        mover = state.current_player()
-        if mover == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        if mover not in seats:
-            assert other is not None
-            state.apply(other.act(state.view(mover, rng), Clock()))
-            plies += 1
-            continue
-        if mover in waiting:
-            before, action, own, after = waiting.pop(mover)
-            learner.observe(before, action, own + reward.reply(after, state, mover),
-                            state.clone(), False)
+@dataclass
+class Episode(Generic[P]):
+    """One training game and the learner's plies still waiting for the reply's reward.
+
+    A driver calls `to_decision` (chance and the opponent play), then, with `here` what it
+    keeps of the position, `arrived` (the mover's last transition, now complete) and `play`
+    (the mover's action); `finish` completes the rest at the end."""
+
+    number: int
+    state: State
+    rng: random.Random
+    opponent: str
+    learner_seats: tuple[int, ...]
+    opponent_agent: Agent | None
+    reward: RewardFunction[Any]
+    masked: bool = True
+    # seat -> its last ply, waiting for the reply: (s, action, own reward, state after)
+    waiting: dict[int, tuple[P, int, float, State]] = field(default_factory=dict)
+    plies: int = 0
+    """Plies played by anyone (chance excluded)."""
+    learner_steps: int = 0
+    invalid: int = 0
+    invalid_in_a_row: int = 0
+
+    @classmethod
+    def start(cls, game: Game, seed: int, learner_seat: int, opponent: str,
+              agent: Agent | None, reward: RewardFunction[Any], masked: bool = True,
+              number: int = 0) -> "Episode[P]":
+        """The game `game.initial_state(seed)`, the learner in `learner_seat` (both seats in
+        self-play, `opponent` SELF) against `agent`, the `opponent` spec's agent."""
+        if agent is not None:
+            agent.start_game(1 - learner_seat, derive_seed(seed, "opponent"))
+        return cls(number, game.initial_state(seed), random.Random(derive_seed(seed, "episode")),
+                   opponent, (0, 1) if opponent == SELF else (learner_seat,), agent, reward,
+                   masked)
+
+    @classmethod
+    def numbered(cls, game: Game, run_seed: int, k: int, opponents: OpponentMix,
+                 agent_for: Callable[[str], Agent], reward: RewardFunction[Any],
+                 masked: bool = True) -> "Episode[P]":
+        """Episode k of a training run seeded `run_seed`: its opponent drawn from the mix
+        (`agent_for(spec)` its agent), the learner in seat k % 2."""
+        opponent = opponents.draw(random.Random(derive_seed(run_seed, "opponent", k)))
+        agent = None if opponent == SELF else agent_for(opponent)
+        return cls.start(game, derive_seed(run_seed, "train", k), k % 2, opponent, agent,
+                         reward, masked, number=k)
+
+    def to_decision(self) -> int | None:
+        """Draw chance and play the opponent until a learner seat is to move: that seat, or
+        None when the game is over."""
+        state = self.state
+        while not state.is_terminal():
+            mover = state.current_player()
+            if mover == CHANCE:
+                state.apply(sample_chance(state, self.rng))
+            elif mover not in self.learner_seats:
+                assert self.opponent_agent is not None
+                state.apply(self.opponent_agent.act(state.view(mover, self.rng), Clock()))
+                self.plies += 1
+            else:
+                return mover
+        return None
+
+    def arrived(self, mover: int) -> tuple[P, int, float] | None:
+        """(s, a, r) of the mover's last ply, complete now that it is to move again (s' is
+        here); None if it has none waiting."""
+        if mover not in self.waiting:
+            return None
+        before, action, own, after = self.waiting.pop(mover)
+        return before, action, own + self.reward.reply(after, self.state, mover)
+
+    def play(self, mover: int, action: int, here: P,
+             legal: list[int]) -> list[tuple[P, int, float, bool]]:
+        """Play the mover's `action` from `here` (`legal` its legal actions); returns the
+        transitions (s, a, r, done) it ends at once: an unmasked learner's illegal choice
+        (its penalty, s' = s, position kept) and a ply that ends the game (done)."""
+        state = self.state
+        ended: list[tuple[P, int, float, bool]] = []
+        self.learner_steps += 1
+        if not self.masked and action not in legal:
+            self.invalid += 1
+            self.invalid_in_a_row += 1
+            ended.append((here, action, self.reward.action(state, action, None), False))
+            if self.invalid_in_a_row < MAX_INVALID_IN_A_ROW:
+                return ended
+            action = self.rng.choice(legal)
+        self.invalid_in_a_row = 0
         before = state.clone()
-        action = learner.choose(before, explore=True)
-        steps += 1
-        if not masked and action not in state.legal_actions():
-            invalid += 1
-            invalid_in_a_row += 1
-            learner.observe(before, action, reward.action(before, action, None), before, False)
-            if invalid_in_a_row < MAX_INVALID_IN_A_ROW:
-                continue
-            action = rng.choice(state.legal_actions())
-        invalid_in_a_row = 0
-        play_own_ply(state, action, rng)
-        plies += 1
-        own = reward.action(before, action, state)
+        play_own_ply(state, action, self.rng)
+        self.plies += 1
+        own = self.reward.action(before, action, state)
         if state.is_terminal():
-            learner.observe(before, action, own, state, True)
+            ended.append((here, action, own, True))
         else:
-            waiting[mover] = (before, action, own, state.clone())
-    for seat, (before, action, own, after) in waiting.items():
-        learner.observe(before, action, own + reward.reply(after, state, seat), state, True)
-    return EpisodeResult(seats, opponent, state.returns(), steps, plies, invalid)
+            self.waiting[mover] = (here, action, own, state.clone())
+        return ended
+
+    def finish(self) -> list[tuple[int, P, int, float]]:
+        """At the end: (seat, s, a, r) of every ply still waiting, the final reply scored."""
+        final = self.state
+        ended = [(seat, before, action, own + self.reward.reply(after, final, seat))
+                 for seat, (before, action, own, after) in self.waiting.items()]
+        self.waiting.clear()
+        return ended
+
+    def end(self) -> EpisodeEnd:
+        return EpisodeEnd(self.number, self.opponent, self.learner_seats, self.state.returns(),
+                          self.plies, self.learner_steps, self.invalid)
+
+
+@dataclass
+class EpisodeEnd:
+    """A finished training game (what is left of an `Episode`: small, sent between
+    processes)."""
+
+    number: int
+    opponent: str
+    learner_seats: tuple[int, ...]
+    returns: list[float]
+    plies: int
+    learner_steps: int
+    invalid: int
+
+
+class Learner(Protocol):
+    def choose(self, state: State, explore: bool) -> int: ...
+
+    def observe(self, state: State, action: int, reward: float, next_state: State,
+                done: bool) -> None: ...
+
+
+def play_episode(game: Game, learner: Learner, reward: RewardFunction[Any], opponent: str,
+                 agents: dict[str, Agent], seed: int, learner_seat: int,
+                 masked: bool = True) -> EpisodeEnd:
+    """Play one training game (`Episode.start`; `agents[opponent]` the opponent) and feed the
+    learner its transitions."""
+    agent = None if opponent == SELF else agents[opponent]
+    return run_episode(Episode.start(game, seed, learner_seat, opponent, agent, reward, masked),
+                       learner)
+
+
+def run_episode(episode: Episode[State], learner: Learner) -> EpisodeEnd:
+    """Play `episode` to the end, feeding the learner each transition as it completes."""
+    state = episode.state
+    while (mover := episode.to_decision()) is not None:
+        here = state.clone()
+        if (done := episode.arrived(mover)) is not None:
+            learner.observe(*done, here, False)
+        for s, a, r, over in episode.play(mover, learner.choose(here, explore=True), here,
+                                          state.legal_actions()):
+            learner.observe(s, a, r, state if over else s, over)
+    for _, s, a, r in episode.finish():
+        learner.observe(s, a, r, state, True)
+    return episode.end()
 
 
 def play_own_ply(state: State, action: int, rng: random.Random) -> None:

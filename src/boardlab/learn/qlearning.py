@@ -21,7 +21,7 @@ from ..agents.qlearning import QLearningAgent, QTable
 from ..core.agent import Agent
 from ..core.game import BoardLabError, Game, State
 from ..core.match import derive_seed
-from .episodes import DEFAULT_OPPONENTS, OpponentMix, play_episode
+from .episodes import DEFAULT_OPPONENTS, Episode, OpponentMix, run_episode
 from ..core.learning import RewardFunction, kit_for, terminal_only
 from .protocol import Trainer
 
@@ -57,10 +57,10 @@ class QLearningTrainer(Trainer):
         while self.progress.episodes < total_episodes:
             k = self.progress.episodes
             self.agent.rng = random.Random(derive_seed(self.seed, "explore", k))
-            name = self.opponents.draw(random.Random(derive_seed(self.seed, "opponent", k)))
-            result = play_episode(self.game, self, self.reward, name, self.opponents.agents,
-                                  derive_seed(self.seed, "train", k), learner_seat=k % 2)
-            self.progress.env_steps += result.plies
+            episode: Episode[State] = Episode.numbered(
+                self.game, self.seed, k, self.opponents, self.opponents.agents.__getitem__,
+                self.reward)
+            self.progress.env_steps += run_episode(episode, self).plies
             self.progress.episodes += 1
             self.epsilon = max(s.epsilon_min, self.epsilon * s.epsilon_decay)
 
@@ -106,9 +106,7 @@ class QLearningTrainer(Trainer):
         try:
             meta = json.loads(side.read_text())
             self.epsilon = meta["epsilon"]
-            p = self.progress
-            p.episodes, p.env_steps = meta["episodes"], meta["env_steps"]
-            p.updates, p.seconds = meta["updates"], meta["seconds"]
+            self.progress.restore(meta)
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise BoardLabError(f"checkpoint notes {side} are missing or unreadable "
                                 f"({type(error).__name__}: {error}); delete {path} to start "
