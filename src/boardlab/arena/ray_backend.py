@@ -6,8 +6,15 @@ seeded by its task, so the results are those of the local backend, game for game
 
 With a time or memory limit an actor does not play in its own process: it runs a one-worker
 `WorkerPool` (arena/workers.py) beside it, so a hung agent is stopped and replaced exactly as
-on the local backend. Ray is imported only here, and only when asked for: it is the
-`distributed` extra.
+on the local backend.
+
+Ray is started or joined by core/workers.py (`ray_cluster`), the one rule BoardLab has for it:
+the cluster at `address` (else `RAY_ADDRESS`), else a local one started for this tournament and
+stopped after it; a Ray this process runs already is used and left running. The actors here
+are not that module's `ActorPool`: they take the next game as soon as they are free
+(`ray.wait`), two calls queued each, where the pool gives each worker its calls in turn. The
+arena's local `WorkerPool` is not that pool either: it watches per-move time and memory limits
+from outside and replaces a hung agent's process mid-tournament.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from typing import Any, Generator, Iterable, Iterator
 
 from ..core.game import BoardLabError
 from ..core.match import GameRecord
+from ..core import workers as core_workers
 from .workers import Limits, MatchRunner, Task, WorkerPool
 
 IN_FLIGHT_PER_ACTOR = 2
@@ -26,12 +34,7 @@ IN_FLIGHT_PER_ACTOR = 2
 
 def import_ray() -> Any:
     """The `ray` module, or a one-line BoardLabError saying how to install it."""
-    try:
-        import ray
-    except ImportError:
-        raise BoardLabError("--backend ray needs Ray, which is not installed; install it with "
-                            "pip install -e '.[distributed]'") from None
-    return ray
+    return core_workers.import_ray("--backend ray")
 
 
 class ArenaActor:
@@ -78,18 +81,18 @@ def play_games_on_ray(game_spec: str, agent_specs: list[str], tasks: Iterable[Ta
     cluster at `address`, or on one started here for this tournament and stopped after it.
 
     Ray is left running when it was running already (a caller's `ray.init`)."""
-    ray = import_ray()
+    import_ray()
     pending = iter(tasks)
     first = next(pending, None)
     if first is None:
         return
-    started_here = not ray.is_initialized()
-    if started_here:
-        try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError) as error:
-            raise BoardLabError(f"cannot start or reach a Ray cluster at "
-                                f"{address or 'this machine'}: {error}") from None
+    with core_workers.ray_cluster(address, "--backend ray") as ray:
+        yield from _play(ray, game_spec, agent_specs, first, pending, workers, limits)
+
+
+def _play(ray: Any, game_spec: str, agent_specs: list[str], first: Task,
+          pending: Iterator[Task], workers: int | None, limits: Limits
+          ) -> Generator[tuple[Task, GameRecord], None, None]:
     actors: list[Any] = []
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -126,5 +129,3 @@ def play_games_on_ray(game_spec: str, agent_specs: list[str], tasks: Iterable[Ta
             except Exception:  # an actor that died already has nothing to close
                 pass
             ray.kill(actor)
-        if started_here:
-            ray.shutdown()

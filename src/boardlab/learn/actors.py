@@ -1,5 +1,5 @@
-"""Self-play actors: the DQN's games in other processes (or on a Ray cluster) while the
-trainer's process only learns.
+"""Self-play actors: the DQN's games in other processes (or on a Ray cluster: the one worker
+pool, core/workers.py) while the trainer's process only learns.
 
 Each actor holds a copy of the trainer (learn/dqn.py) with a one-transition replay: it plays
 its share of the episodes (actor i of K plays episodes i, i + K, i + 2K, ...) with the same
@@ -13,11 +13,11 @@ actors act with weights one chunk old).
 
 from __future__ import annotations
 
-import multiprocessing
 from dataclasses import asdict
 from typing import Any
 
 from ..core.game import BoardLabError
+from ..core.workers import ActorPool, WorkerDied
 from .episodes import EpisodeEnd
 from .selfplay import Transitions
 
@@ -71,72 +71,6 @@ class SelfPlayActor:
         return self.games.running()
 
 
-class _LocalActor:
-    """A SelfPlayActor in a child process, spoken to through a pipe."""
-
-    def __init__(self, *args: Any) -> None:
-        context = multiprocessing.get_context("spawn")  # no forked torch state
-        self.pipe, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, args), daemon=True)
-        self.process.start()
-
-    def submit(self, *args: Any) -> None:
-        self.pipe.send(args)
-
-    def result(self) -> Any:
-        try:
-            reply = self.pipe.recv()
-        except (EOFError, OSError):
-            self.process.join(timeout=5)
-            raise BoardLabError(f"a self-play actor process died (exit code "
-                                f"{self.process.exitcode}); rerun the command to resume from "
-                                "the last checkpoint") from None
-        if isinstance(reply, BaseException):
-            raise reply
-        return reply
-
-    def close(self) -> None:
-        try:
-            self.pipe.send(None)
-        except (BrokenPipeError, OSError):
-            pass
-        self.process.join(timeout=5)
-        if self.process.is_alive():
-            self.process.terminate()
-
-
-def _serve(pipe: Any, args: tuple) -> None:
-    try:
-        actor = SelfPlayActor(*args)
-        while (message := pipe.recv()) is not None:
-            pipe.send(actor.play(*message))
-    except EOFError:  # the learner is gone
-        return
-    except Exception as error:  # sent back: the learner raises it with the actor's message
-        pipe.send(error)
-
-
-class _RayActor:
-    """A SelfPlayActor as a Ray actor (one CPU), on the cluster `ray.init` connected to."""
-
-    def __init__(self, *args: Any) -> None:
-        import ray
-
-        self.ray = ray
-        # Any: Ray's stubs type the handle as ActorHandle | the bare class (no .remote there)
-        self.actor: Any = ray.remote(num_cpus=1)(SelfPlayActor).remote(*args)
-        self.pending: Any = None
-
-    def submit(self, *args: Any) -> None:
-        self.pending = self.actor.play.remote(*args)
-
-    def result(self) -> Any:
-        return self.ray.get(self.pending)
-
-    def close(self) -> None:
-        self.ray.kill(self.actor)
-
-
 class Actors:
     """K actors feeding one DQN trainer (see the module doc)."""
 
@@ -145,20 +79,15 @@ class Actors:
 
         self.trainer = trainer
         self.derive_seed = derive_seed
-        if backend == "ray":
-            import ray
-
-            if not ray.is_initialized():
-                ray.init(address=None, ignore_reinit_error=True, log_to_driver=False)
-            kind: Any = _RayActor
-        else:
-            kind = _LocalActor
         training = asdict(trainer.training)
         agent_params = {k: v for k, v in asdict(trainer.agent.settings).items()
                         if k != "weights"}
-        self.actors = [kind(trainer.game.spec, agent_params, training, trainer.seed,
-                            trainer.opponent_text, index, count, trainer.progress.episodes)
-                       for index in range(count)]
+        # local: a spawned process per actor; ray: a Ray actor per actor (core/workers.py)
+        self.pool = ActorPool(SelfPlayActor,
+                              [(trainer.game.spec, agent_params, training, trainer.seed,
+                                trainer.opponent_text, index, count, trainer.progress.episodes)
+                               for index in range(count)],
+                              "ray" if backend == "ray" else "local", name="self-play actor")
         self.synced_at = [-1] * count
         """Per actor, the update count of the weights it last received (-1: none yet)."""
         self.messages = 0
@@ -172,20 +101,23 @@ class Actors:
             # as numpy arrays: torch tensors would cross the pipe as shared file descriptors
             weights = {k: v.numpy().copy() for k, v in t.network.state_dict().items()}
             self.synced_at[index] = t.progress.updates
-        actor = self.actors[index]
         self.messages += 1
-        actor.submit(limit, weights, t.epsilon, t.guide_rate,
-                     self.derive_seed(t.seed, "actor message", self.first, self.messages))
+        self.pool.submit(index, "play", limit, weights, t.epsilon, t.guide_rate,
+                         self.derive_seed(t.seed, "actor message", self.first, self.messages))
 
     def run_until(self, episodes: int) -> None:
         """Play and learn until every episode numbered below `episodes` has ended."""
-        busy = list(range(len(self.actors)))
+        busy = list(range(len(self.pool)))
         self.first, self.messages = self.trainer.progress.episodes, 0
         for index in busy:
             self._send(index, episodes)
         while busy:
             for index in list(busy):
-                batch, ended, plies = self.actors[index].result()
+                try:
+                    batch, ended, plies = self.pool.result(index)
+                except WorkerDied as error:
+                    raise BoardLabError(f"{error}; rerun the command to resume from the last "
+                                        "checkpoint") from None
                 if plies == 0 and batch is None and not ended:
                     busy.remove(index)  # its share of the episodes is done
                 else:
@@ -193,11 +125,10 @@ class Actors:
                 self.trainer.progress.env_steps += plies
                 self.trainer.learn_from(batch, ended)
         # the actors wait now; the next call starts them with the weights of then
-        self.synced_at = [-1] * len(self.actors)
+        self.synced_at = [-1] * len(self.pool)
 
     def close(self) -> None:
-        for actor in self.actors:
-            actor.close()
+        self.pool.close()
 
 
 def start_actors(trainer: Any, count: int, backend: str) -> Actors:

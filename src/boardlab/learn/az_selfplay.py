@@ -5,7 +5,6 @@ and the buffer the samples wait in for training."""
 from __future__ import annotations
 
 import io
-import multiprocessing
 import random
 import time
 from dataclasses import dataclass
@@ -14,9 +13,10 @@ from typing import Any, Callable
 import numpy as np
 
 from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch, SeatFrame
-from ..core.game import CHANCE, BoardLabError, Game, State
+from ..core.game import CHANCE, Game, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_game
+from ..core.workers import ActorPool
 from .az_settings import AlphaZeroTraining
 from .puct import ArrayForest, RootResult, on_planes, pick_move, result_of, traced_for_inference
 from .value_targets import Decision, value_targets
@@ -252,57 +252,24 @@ class SelfPlayWorker:
                          settings, games, seed, openings, moves, self.agent.frame)
 
 
-_WORKER: dict[str, SelfPlayWorker] = {}
-
-
-def _start_process(game_spec: str, architecture: dict[str, Any]) -> None:
-    _WORKER["worker"] = SelfPlayWorker(game_spec, architecture)
-
-
-def _play_in_process(task: tuple) -> tuple[Samples, SelfPlayStats]:
-    return _WORKER["worker"].play(*task)
-
-
 class Workers:
-    """`workers` self-play workers kept for the whole run (numba and torch load once)."""
+    """`workers` self-play workers kept for the whole run (numba and torch load once): Ray
+    actors with backend=ray, else processes, or this process for one worker (core/workers.py).
+    """
 
     def __init__(self, game_spec: str, architecture: dict[str, Any], config: AlphaZeroTraining
                  ) -> None:
         self.count, self.backend = config.workers, config.backend
-        self.pool: Any = None
-        self.actors: list[Any] = []
-        if self.backend == "ray":
-            try:
-                import ray
-            except ImportError:
-                raise BoardLabError("backend=ray needs Ray; install it with "
-                                    "`pip install 'ray[default]'`") from None
-            self.ray = ray
-            if not ray.is_initialized():
-                ray.init(include_dashboard=False, log_to_driver=False)
-            actor = ray.remote(num_cpus=1)(SelfPlayWorker)
-            self.actors = [actor.remote(game_spec, architecture) for _ in range(self.count)]
-        elif self.count > 1:
-            context = multiprocessing.get_context("spawn")
-            self.pool = context.Pool(self.count, initializer=_start_process,
-                                     initargs=(game_spec, architecture))
-        else:
-            self.local = SelfPlayWorker(game_spec, architecture)
+        where = "ray" if self.backend == "ray" else "local" if self.count > 1 else "inline"
+        self.pool = ActorPool(SelfPlayWorker, [(game_spec, architecture)] * self.count, where,
+                              name="self-play worker")
 
     def play(self, tasks: list[tuple]) -> list[tuple[Samples, SelfPlayStats]]:
-        if self.actors:
-            return self.ray.get([a.play.remote(*t) for a, t in zip(self.actors, tasks)])
-        if self.pool is not None:
-            return self.pool.map(_play_in_process, tasks)
-        return [self.local.play(*task) for task in tasks]
+        """`SelfPlayWorker.play(*task)`, task k on worker k; the results in order."""
+        return self.pool.map("play", tasks)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool = None
-        for actor in self.actors:
-            self.ray.kill(actor)
-        self.actors = []
+        self.pool.close()
 
 
 # --- the gate ------------------------------------------------------------------------------------
