@@ -14,8 +14,14 @@ heuristic scores the leaves. Then the tricks that make it fast, one line each:
   in a numba kernel that returns the same values as the Python search without the table;
 - quiescence search (`quiescence=true`, compiled only: `Game.compiled_quiescence`): leaves
   are extended by captures until quiet, so a leaf is never scored in the middle of a trade;
-- time management: with a clock, an iteration is not started once half the time is spent (the
-  next one usually costs more than all before it), and one that overruns is abandoned.
+- the engine search's pruning (`quiescence=true` only, each a setting, on by default; a
+  game's search leaves out what measured worse there: docs/speed.md#engine-search-ablation):
+  null-move pruning (`null_move`), late-move reductions (`lmr`), aspiration windows at the
+  root (`aspiration`), and an exact end-game solve near the end (`endgame`);
+- time management: with a clock, an iteration is not started once half the time is spent
+  (the next one usually costs more than all before it), or with `predict` when it is not
+  expected to finish (the last one's time times the growth between the last two), and one
+  that overruns is abandoned.
 """
 
 from __future__ import annotations
@@ -24,14 +30,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
-from ..core.alphabeta import EXACT, LOWER, UPPER, WIN_VALUE
+from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, LATE_MOVE_REDUCTIONS, LOWER,
+                              NULL_MOVE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
 NO_DEPTH_LIMIT = 1000
 """The deepest iteration of `depth=0`: beyond any game's length here."""
 NEXT_ITERATION_SHARE = 0.5
-"""With a clock, no new iteration once this share of the move's time is spent."""
+"""With a clock, no new iteration once this share of the move's time is spent (`predict`
+off, or too few iterations timed to predict)."""
+GROWTH = (2.0, 8.0)
+"""`predict`: the least and the most an iteration is expected to cost over the one before
+(the last ratio, clamped: the first iterations are answered from the table in no time)."""
+PREDICT_FROM_SECONDS = 0.002
+"""`predict`: an iteration shorter than this is too quick to time; the next one is started."""
 NODE_BUDGET_SHARE = 0.75
 """A compiled iteration may search this share of the nodes the remaining time allows at the
 rate measured so far."""
@@ -59,13 +72,39 @@ class MinimaxSettings:
     kernel: bool = True
     """Use the game's compiled search for this heuristic when it has one (same values)."""
     quiescence: bool = False
-    """The game's compiled search with quiescence search, check extensions and table cutoffs
-    (stronger, other values); on the games that offer it, the strongest player here is
-    `minimax:depth=0,time=1,quiescence=true` (their rules pages)."""
+    """The game's compiled search with quiescence search, check extensions, table cutoffs and
+    the pruning below (stronger, other values); on the games that offer it, the strongest
+    player here is `minimax:depth=0,time=1,quiescence=true` with the pruning settings at
+    their defaults (their rules pages; docs/speed.md#engine-search-ablation)."""
+    null_move: bool = NULL_MOVE
+    """With `quiescence=true`: null-move pruning (pass, search 2-3 plies shallower, cut if
+    still at beta), not in check nor where the game's search expects zugzwang (a side with
+    pawns alone; never in a game where passing is a real move)."""
+    lmr: bool = LATE_MOVE_REDUCTIONS
+    """With `quiescence=true`: late-move reductions (a quiet move late in the order, 3 or
+    more plies from the leaves, is searched a ply shallower first, at full depth if it beats
+    alpha), in the games whose search reduces (where it measured better: the game's search
+    module)."""
+    aspiration: bool = ASPIRATION
+    """With `quiescence=true`: aspiration windows (each iteration first searches a narrow
+    window around the last one's value, wider when it fails), in the games whose search sets
+    a window (only where they measured better: the game's search module)."""
+    endgame: int = ENDGAME
+    """With `quiescence=true`: a root with at most this many moves left to the end (the
+    game's measure, such as empty squares on a board that fills up) is solved exactly after
+    two ordinary iterations, where the game's search has an end-game solver; 0: only as the
+    search's own leaves do (the game's search module)."""
+    predict: bool = False
+    """With a clock: start an iteration only if it is predicted to finish (the last one's
+    time times the growth between the last two), which saved a fifth to a third of the time
+    a move; false: while less than half the time is spent, which with a budget per move
+    (unused time is lost) scored better (docs/speed.md#engine-search-ablation)."""
 
     def __post_init__(self) -> None:
         if self.time < 0:
             raise ValueError("time must be >= 0")
+        if self.endgame < 0:
+            raise ValueError("endgame must be >= 0")
         if self.depth < 1 and not (self.depth == 0 and self.time > 0) or \
                 self.start_depth < 1 or self.step < 1:
             raise ValueError("depth, start_depth and step must be at least 1 (depth=0, no "
@@ -100,13 +139,20 @@ class MinimaxAgent(Agent):
     def _compiled_search(self) -> CompiledSearch | None:
         """The game's compiled search for our heuristic, if it offers one (or we want one)."""
         game = self.game
-        if self.settings.quiescence:
+        settings = self.settings
+        if settings.quiescence:
             search = game.compiled_quiescence(self.eval_name)
             if search is None:
                 raise ParseError(f"minimax quiescence=true: {game.name} offers no compiled "
                                  f"quiescence search for heuristic {self.eval_name!r}")
+            # The engine's pruning switches, where the search has them (games/alphabeta.py's
+            # SearchMemory.configure; a search without them ignores the settings).
+            configure = getattr(search, "configure", None)
+            if configure is not None:
+                configure(null_move=settings.null_move, lmr=settings.lmr,
+                          aspiration=settings.aspiration, endgame=settings.endgame)
             return search
-        return game.compiled_minimax(self.eval_name) if self.settings.kernel else None
+        return game.compiled_minimax(self.eval_name) if settings.kernel else None
 
     def _warm_up(self) -> None:
         """One tiny compiled search now: numba loads its code on the first call, which would
@@ -136,15 +182,19 @@ class MinimaxAgent(Agent):
         best_action, best_value, finished_depth = actions[0], float("-inf"), 0
         deepest = settings.depth or NO_DEPTH_LIMIT
         depth = min(settings.start_depth, deepest)
+        durations: list[float] = []  # seconds of each finished iteration
         while True:
+            started = clock.elapsed()
             try:
                 best_action, best_value = self._root(state, actions, depth, best_action)
                 finished_depth = depth
             except _OutOfTime:
                 break
-            if depth >= deepest or abs(best_value) >= 0.5 * WIN_VALUE:
-                break  # deepest iteration done, or the game is decided
-            if clock.budget is not None and clock.elapsed() > NEXT_ITERATION_SHARE * clock.budget:
+            durations.append(clock.elapsed() - started)
+            if depth >= deepest or abs(best_value) >= 0.5 * WIN_VALUE or \
+                    getattr(self.kernel, "solved", False):
+                break  # deepest iteration done, the game decided, or the root solved
+            if clock.budget is not None and not self._next_iteration_fits(clock, durations):
                 break  # the next iteration would most likely be abandoned
             depth = min(depth + settings.step, deepest)
         self.info = {"depth": finished_depth, "value": best_value, "nodes": self.nodes,
@@ -153,6 +203,21 @@ class MinimaxAgent(Agent):
                                              for a, v in self.root_scores.items()}},
                      "pv": self._principal_variation(state, best_action)}
         return best_action
+
+    def _next_iteration_fits(self, clock: Clock, durations: list[float]) -> bool:
+        """Whether the next iteration is expected to end within the clock's budget: with
+        `predict`, the last iteration's time times the last growth (clamped to GROWTH) fits
+        in the time left; else (or before two iterations were timed) less than half the
+        budget is spent."""
+        assert clock.budget is not None
+        elapsed = clock.elapsed()
+        if self.settings.predict and len(durations) >= 2:
+            last, before = durations[-1], durations[-2]
+            if last < PREDICT_FROM_SECONDS:
+                return elapsed < clock.budget
+            growth = min(max(last / max(before, 1e-6), GROWTH[0]), GROWTH[1])
+            return elapsed + growth * last < clock.budget
+        return elapsed <= NEXT_ITERATION_SHARE * clock.budget
 
     def last_info(self) -> dict[str, Any]:
         """depth finished, value (for the mover, in the heuristic's units), nodes, seconds;

@@ -16,3 +16,12 @@ slow one (agents/evaluation.py's `terminal_value`)."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bounds: the stored value is exact, a lower or an upper bound."""
+
+NULL_MOVE, LATE_MOVE_REDUCTIONS, ASPIRATION = True, True, True
+"""The engine searches' (`minimax:quiescence=true`) pruning switches by default, the minimax
+agent's `null_move`, `lmr` and `aspiration` settings. A game's search leaves out what measured
+worse there or does not apply (its aspiration window 0, no reductions, no null move; each
+game's search.py, docs/speed.md#engine-search-ablation)."""
+ENDGAME = 0
+"""The minimax agent's `endgame` by default: a root with at most this many moves left (the
+game's measure) is solved exactly where the game's engine search has a solver; 0: none."""

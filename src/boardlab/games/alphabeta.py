@@ -12,8 +12,18 @@ make/unmake moves; this module gives it, over plain numpy arrays:
   selection sort: after a cutoff the rest is never sorted);
 - `take_value` and `store_node`: a node's bookkeeping after each move and at its end (a quiet
   move that cut off becomes a killer and earns history);
-- `above`: the null window of PVS for float scores;
-- `evaluate`: a piece-square sum over the board (material, or material and position).
+- `above`: the null window of PVS for float scores (`below`: the one under beta that a null
+  move asks);
+- `evaluate`: a piece-square sum over the board (material, or material and position);
+- the engine mode's pruning (`mode` bits, each a minimax setting so it can be measured by
+  switching it off: docs/speed.md#engine-search-ablation): null-move pruning (NULL,
+  `null_move_worth`: the side to move passes and a search `null_reduction` plies shallower
+  still reaches beta: cut), late-move reductions (REDUCE, `late_reduction`: a quiet move
+  late in the order is searched shallower first, and again at full depth if it beats alpha)
+  and aspiration windows at the root (`SearchMemory.search`: the last iteration's value +-
+  the game's `window`, widened on a fail). The games decide where each applies (their
+  search.py: no null move in check nor in a pawn ending, none at all in Reversi; no
+  reduction of a check).
 Moves live in a buffer moves[ply, i] = (from, to, ordering score); a move's id in the tables
 is from * squares + to. Few arrays travel down the recursion on purpose: numba pays for each
 array argument of every call (about 10 ns each here).
@@ -25,12 +35,13 @@ agent uses too. Each module of compiled searches ends with `fresh_cache(__name__
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..core.alphabeta import EXACT, LOWER, UPPER
+from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, LATE_MOVE_REDUCTIONS, LOWER,
+                              NULL_MOVE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -42,6 +53,15 @@ HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
 NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST = range(5)
 """Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
 number of root moves (in moves[0]) and the index of the best of them."""
+ENGINE, NULL, REDUCE, AFTER_NULL = 1, 2, 4, 8
+"""Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
+search, the Python agent's values), null-move pruning on, late-move reductions on, and (set
+by the search itself) this node is the reply to a null move, which may not pass again."""
+NULL_MOVE_MIN_DEPTH = 2
+"""Null-move pruning from this remaining depth."""
+REDUCE_MIN_DEPTH, REDUCE_FROM_MOVE = 3, 3
+"""Late-move reductions from this remaining depth, for moves from this index of the order
+(the first, the table's move, captures and killers are never reduced)."""
 ENTRY = np.dtype([("key", np.int64), ("move", np.int64), ("value", np.float64),
                   ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_)])
 """A transposition-table entry. All zeros is an empty slot, so a new table costs nothing
@@ -68,7 +88,18 @@ def new_tables(squares: int, table_bits: int = 20) -> Tables:
 
 class SearchMemory:
     """What a game's compiled search keeps between the minimax agent's calls (one call per
-    iteration of iterative deepening): the tables and the move buffer."""
+    iteration of iterative deepening): the tables and the move buffer, the engine mode's
+    switches (`configure`) and the last finished call's value (the next one's aspiration
+    window)."""
+
+    window = 0.0
+    """Half the aspiration window, in the game's heuristic units (0: no aspiration)."""
+    reductions = True
+    """Whether the game's search reduces late moves at all (then `configure(lmr=False)`
+    switches it off)."""
+    solved = False
+    """Whether the last call solved the root exactly (a game's end-game solver): deeper
+    iterations would find the same."""
 
     def __init__(self, squares: int, max_moves: int, quiescence: bool) -> None:
         self.quiescence = quiescence
@@ -76,6 +107,41 @@ class SearchMemory:
         self.moves = np.zeros((MAX_PLY + 2, max_moves, 3), dtype=np.int64)
         self.root: object = None
         self.depth = 0
+        self.guess: float | None = None
+        self.configure()
+
+    def configure(self, null_move: bool = NULL_MOVE, lmr: bool = LATE_MOVE_REDUCTIONS,
+                  aspiration: bool = ASPIRATION, endgame: int = ENDGAME) -> None:
+        """The engine mode's switches (the minimax agent's settings of the same names): the
+        pruning, and from how close to the end a root is solved exactly (a game whose
+        search has a solver reads `self.endgame`); the plain search ignores them, its
+        values are the Python agent's."""
+        self.mode = (ENGINE | (NULL if null_move else 0)
+                     | (REDUCE if lmr and self.reductions else 0) if self.quiescence else 0)
+        self.aspiration = aspiration and self.quiescence and self.window > 0
+        self.endgame = endgame
+
+    def search(self, window_search: Callable[[float, float], float]) -> float:
+        """The root's value by `window_search(alpha, beta)` (the game's root node searched
+        within that window): with the full window, or with aspiration around the last
+        iteration's value at the same root, widened on the side a search fails (8x, 64x, then
+        to infinity); a value inside the window is exact (fail-soft)."""
+        guess = self.guess
+        if not self.aspiration or guess is None or abs(guess) >= 0.5 * WIN_VALUE:
+            return window_search(-np.inf, np.inf)
+        low = high = self.window
+        while True:
+            alpha = guess - low if low < 64 * self.window else -np.inf
+            beta = guess + high if high < 64 * self.window else np.inf
+            value = window_search(alpha, beta)
+            if self.tables.counters[STOPPED]:
+                return value
+            if value <= alpha:
+                low *= 8
+            elif value >= beta:
+                high *= 8
+            else:
+                return value
 
     def start(self, root: object, depth: int, max_nodes: int, root_moves: list) -> None:
         """Reset the counters and put the root's (from, to) moves in place. At a new move
@@ -86,17 +152,21 @@ class SearchMemory:
         tables = self.tables
         tables.counters[:] = (0, max_nodes, 0, len(root_moves), 0)
         self.moves[0, :len(root_moves), :2] = root_moves
-        if root != self.root or depth <= self.depth:
+        deeper = root == self.root and depth > self.depth
+        if not deeper:
             tables.killers[:] = -1
             tables.history[:] //= 2
+            self.guess = None  # aspiration: no earlier iteration at this root
         self.root, self.depth = root, depth
 
     def result(self, value: float, flip: bool) -> tuple[int, float, int, bool]:
         """(best root index, value, from the other player's side if `flip`, nodes,
-        completed)."""
+        completed); a completed value is the next iteration's aspiration guess."""
         counters = self.tables.counters
+        completed = not counters[STOPPED]
+        self.guess = value if completed else None
         return (int(counters[ROOT_BEST]), -value if flip else value, int(counters[NODES]),
-                not counters[STOPPED])
+                completed)
 
 
 @njit(cache=True, inline="always")
@@ -114,6 +184,48 @@ def above(alpha):
     """The least float above `alpha`: (alpha, above(alpha)) is a window no score falls inside,
     PVS's null window, whatever the evaluator's values."""
     return np.nextafter(alpha, np.inf)
+
+
+@njit(cache=True, inline="always")
+def below(beta):
+    """The greatest float under `beta`: (below(beta), beta) asks only "at least beta?", the
+    window of a null move's search."""
+    return np.nextafter(beta, -np.inf)
+
+
+@njit(cache=True, inline="always")
+def null_move_worth(mode, ply, depth, alpha, beta):
+    """Whether a node may try a null move as far as the search goes (the game then asks: the
+    side to move stands at beta by the evaluation, is not in check, and zugzwang is unlikely):
+    the engine asks for it, below the root and not right after a null move, deep enough, at
+    a null-window node (alpha-beta's scouts, not the principal variation) whose beta is no
+    win or loss."""
+    return (mode & (NULL | AFTER_NULL)) == NULL and ply > 0 and \
+        depth >= NULL_MOVE_MIN_DEPTH and above(alpha) == beta and abs(beta) < 0.5 * WIN_VALUE
+
+
+@njit(cache=True, inline="always")
+def null_reduction(depth):
+    """R, the plies a null move's search skips besides the move: 2, 3 from depth 7."""
+    return 3 if depth >= 7 else 2
+
+
+@njit(cache=True, inline="always")
+def reduces(mode, depth):
+    """Whether a node `depth` deep may reduce any move (`late_reduction`): a game tests this
+    before what costs it more (is the side to move in check?)."""
+    return (mode & REDUCE) != 0 and depth >= REDUCE_MIN_DEPTH
+
+
+@njit(cache=True, inline="always")
+def late_reduction(mode, depth, index, score):
+    """Plies to take off the search of move `index` (ordering `score`) at a node `depth` deep:
+    1 for a quiet move (not the table's, no capture, no killer) from REDUCE_FROM_MOVE on, 2
+    from six moves later at depth 6 or more; 0 where the engine asks for no reductions. The
+    game adds its own exceptions (checks)."""
+    if not reduces(mode, depth) or index < REDUCE_FROM_MOVE or score >= KILLER:
+        return 0
+    return 2 if depth >= 6 and index >= REDUCE_FROM_MOVE + 6 else 1
 
 
 # --- transposition table -------------------------------------------------------------------------

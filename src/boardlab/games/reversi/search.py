@@ -17,13 +17,21 @@ Two modes, as the other games':
   +-(WIN_VALUE - plies) as agents/evaluation.py's `terminal_value`, so the root's best move
   and value equal the Python agent's with `tt=false` (tests/games/reversi/test_search.py);
 - engine (`compiled_quiescence`, `minimax:quiescence=true`): the table also cuts off, and a
-  leaf with at most LEAF_SOLVE empty squares is not guessed but solved to the end of the
-  game, so that as iterative deepening goes deeper the end game is played perfectly (a root
-  with e empties is solved whole once an iteration reaches depth e - LEAF_SOLVE). Reversi has
-  no captures: the end game is what stands in for the quiet position a quiescence search
-  looks for. A finished game is worth SOLVED + disc difference (a win), -SOLVED + difference
-  (a loss) or 0, so a solved line prefers the larger margin; the agent stops deepening once
-  the root is decided (|value| > WIN_VALUE / 2).
+  position with at most LEAF_SOLVE empty squares is not guessed but solved to the end of the
+  game (endgame.py's solver), so that as iterative deepening goes deeper the end game is
+  played perfectly (a root with e empties is solved whole once an iteration reaches depth
+  e - LEAF_SOLVE), and a root with at most `endgame` empties (`minimax:endgame=N`) is solved
+  whole from iteration SOLVE_ITERATION on (the ones before give a move should the solve run
+  out of time). Reversi has no captures: the end game is what stands in for the
+  quiet position a quiescence search looks for. A finished game is worth SOLVED + disc
+  difference (a win), -SOLVED + difference (a loss) or 0, so a solved line prefers the
+  larger margin; the agent stops deepening once the root is decided (|value| > WIN_VALUE /
+  2) or solved (`solved`). Of alphabeta.py's pruning, aspiration windows of
+  ASPIRATION_WINDOW at the root; late-move reductions (every Reversi move is quiet: a move
+  late in the fastest-first order, not where the leaves are solved) are written but off
+  (REDUCTIONS); never null-move pruning (NULL_MOVE_PRUNING): a pass is a real move here,
+  taken only when no placement is left, and a side forced to give up a corner is the rule,
+  not the exception (zugzwang).
 
 The heuristics' numbers travel as arguments (`Weights`), so a tuned weight needs no compile;
 the module ends with `fresh_cache(__name__)` (core/kernelcache.py), so that numba's disk cache
@@ -40,9 +48,12 @@ from numba import njit
 from ...core.alphabeta import WIN_VALUE
 from ...core.game import CompiledSearch
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (HASH_MOVE, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory,
-                         above, count_node, pick, probe, store_node, table_cutoff, take_value)
+from ..alphabeta import (ENGINE, HASH_MOVE, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory, above,
+                         count_node, late_reduction, pick, probe, store_node, table_cutoff,
+                         take_value)
 from .bitboard import SQUARES
+from .endgame import SOLVED as SOLVED  # the engine's values: search.SOLVED + margin
+from .endgame import final_value, solve, table_key
 from .heuristics import (CORNER_NEIGHBOURS, CORNERS, EDGE_STABLE_WEIGHT, MOBILITY_WEIGHT,
                          POSITION_WEIGHTS, POTENTIAL_MOBILITY_WEIGHT, ROW_SUMS)
 from .kernels import _popcount, flips, legal_moves
@@ -57,12 +68,23 @@ twin."""
 MAX_MOVES = 40
 """Room for one position's moves: the most any reachable Othello position has is 33."""
 LEAF_SOLVE = 8
-"""Engine mode: a leaf with this many empty squares or fewer is searched to the game's end."""
+"""Engine mode: a position with this many empty squares or fewer is searched to the game's
+end."""
 FASTEST_FIRST_DEPTH = 3
 """Remaining depth from which moves are ordered by the opponent's replies (a flip and a move
 generation per move: worth it only above the last plies)."""
-SOLVED = WIN_VALUE - 64
-"""Engine mode: a won end is worth SOLVED + the disc difference (1..64)."""
+ASPIRATION_WINDOW = 20.0
+"""Half the root's aspiration window, in the heuristics' units (a C-square's penalty)."""
+SOLVE_ITERATION = 3
+"""`minimax:endgame=N`: a root with at most N empty squares is solved from this iteration
+(depth) on; the ones before are ordinary searches whose move stands if the solve runs out of
+time."""
+REDUCTIONS = False
+"""Whether the engine search reduces late moves (`minimax:lmr=`): off. Measured on: 4.7x
+fewer nodes to depth 10 but another move at 3 of 12 positions, and even at 0.2 s a move
+(30-1-29 in 60 games against the search without; docs/speed.md#engine-search-ablation)."""
+NULL_MOVE_PRUNING = False
+"""Reversi's null-move hook: never (module docstring); `minimax:null_move=` changes nothing."""
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -78,15 +100,6 @@ EDGE_STEPS = np.array([1, 8, -1, 8, 1, -8, -1, -8], dtype=np.int64)
 """heuristics.EDGE_RAYS, split into two arrays for numba."""
 ORDER_RANK = np.array([w + 64 for w in POSITION_WEIGHTS], dtype=np.int64)
 """A square's static ordering score: its table weight, made positive (corners first)."""
-# The solver's move groups, tried in this order: corners, then the squares the table likes
-# (edges and the centre), then C-squares, then X-squares.
-_GROUPS = [sum(1 << s for s in range(64) if lo <= POSITION_WEIGHTS[s] <= hi)
-           for lo, hi in ((100, 100), (-2, 10), (-20, -20), (-50, -50))]
-SOLVE_GROUPS = np.array(_GROUPS, dtype=np.uint64)
-assert sum(_GROUPS) == (1 << 64) - 1  # every square in exactly one group
-_MIX1 = np.uint64(0x9E3779B97F4A7C15)
-_MIX2 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX3 = np.uint64(0x94D049BB133111EB)
 
 
 class Weights(NamedTuple):
@@ -109,19 +122,6 @@ def heuristic_weights() -> Weights:
 # --- positions ----------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def _key(own, opp):
-    """Table key of the position with `own` to move (splitmix64 of the two boards). The side's
-    colour is not in it: Reversi is the same game for both colours, so (own, opp) has one
-    negamax value whoever holds `own` (the plain mode's ply-dependent wins only use the table
-    to order moves)."""
-    h = own * _MIX1 ^ opp
-    h = (h ^ (h >> np.uint64(30))) * _MIX2
-    h = (h ^ (h >> np.uint64(27))) * _MIX3
-    h ^= h >> np.uint64(31)
-    return np.int64(h >> _ONE)  # 63 bits: a non-negative int64
-
-
-@njit(cache=True, inline="always")
 def _lowest(bits):
     """Index of the lowest set bit of a non-zero bitboard."""
     return np.int64(_popcount((bits & (~bits + _ONE)) - _ONE))
@@ -131,11 +131,11 @@ def _lowest(bits):
 def _finished(own, opp, plies, engine):
     """A finished game's value for the side holding `own`: terminal_value's +-(WIN_VALUE -
     plies) in plain mode, the margin-aware SOLVED + difference in engine mode."""
+    if engine:
+        return final_value(own, opp)
     diff = np.int64(_popcount(own)) - np.int64(_popcount(opp))
     if diff == 0:
         return 0.0
-    if engine:
-        return (SOLVED if diff > 0 else -SOLVED) + diff
     return WIN_VALUE - plies if diff > 0 else -(WIN_VALUE - plies)
 
 
@@ -223,65 +223,38 @@ def _order(own, opp, moves, ply, n, slot, tables, depth):
 
 
 @njit(cache=True)
-def _solve(tables, own, opp, alpha, beta):
-    """The exact engine-mode value of the position (`own` to move) within (alpha, beta),
-    searched to the end of the game: no table, moves by square groups (corners first)."""
-    if count_node(tables):
-        return 0.0
-    moves = legal_moves(own, opp)
-    if moves == _ZERO:
-        if legal_moves(opp, own) == _ZERO:
-            return _finished(own, opp, 0, True)
-        return -_solve(tables, opp, own, -beta, -alpha)
-    best = -np.inf
-    for group in range(4):
-        left = moves & SOLVE_GROUPS[group]
-        while left != _ZERO:
-            bit = left & (~left + _ONE)
-            left ^= bit
-            turned = flips(own, opp, bit)
-            value = -_solve(tables, opp ^ turned, own | bit | turned, -beta, -alpha)
-            if tables.counters[STOPPED]:
-                return 0.0
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        return best
-    return best
-
-
-@njit(cache=True)
-def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, evaluator, engine):
+def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, evaluator, mode,
+          solve_from):
     """The value for the side holding `own` (to move) searched `depth` plies deep within
     (alpha, beta): exact inside, a bound outside. At ply 0 the moves are the caller's (the
     root's actions, 64 = pass), in its order. `plies` is the game's ply count (plain mode's
-    wins count it). One self-recursive function: numba's cache reloads mutually recursive
-    ones wrongly."""
+    wins count it). `mode`: alphabeta.py's bits (0: the plain search; NULL is never read);
+    in engine mode a position with at most `solve_from` empty squares is solved exactly.
+    One self-recursive function: numba's cache reloads mutually recursive ones wrongly."""
     if count_node(tables):
         return 0.0
+    engine = (mode & ENGINE) != 0
     if ply == 0:
         n = tables.counters[ROOT_MOVES]
-        key = _key(own, opp)
+        key = table_key(own, opp)
         slot = probe(tables, key)
     else:
         mine = legal_moves(own, opp)
         if mine == _ZERO and legal_moves(opp, own) == _ZERO:
             return _finished(own, opp, plies, engine)
+        if engine and 64 - np.int64(_popcount(own | opp)) <= solve_from:
+            return solve(moves, tables, own, opp, alpha, beta, ply)
         if depth <= 0 or ply >= MAX_PLY:
-            if engine and 64 - np.int64(_popcount(own | opp)) <= LEAF_SOLVE:
-                return _solve(tables, own, opp, alpha, beta)
             return evaluate(own, opp, mine, evaluator, weights)
         # The table only past the leaves: a probe is a likely cache miss.
-        key = _key(own, opp)
+        key = table_key(own, opp)
         slot = probe(tables, key)
         if engine and table_cutoff(tables, slot, depth, alpha, beta):
             return tables.table[slot].value
         if mine == _ZERO:
             # A forced pass: a ply of its own, as in the Python search and the rules.
             return -_node(moves, tables, weights, opp, own, plies + 1, depth - 1, -beta,
-                          -alpha, ply + 1, evaluator, engine)
+                          -alpha, ply + 1, evaluator, mode, solve_from)
         n = 0
         while mine != _ZERO:
             moves[ply, n, 0] = _lowest(mine)
@@ -291,6 +264,9 @@ def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, eval
     alpha0 = alpha
     best = -np.inf
     best_move = -1
+    # Late-move reductions below the root, and only where the leaves are not solved: a
+    # reduction there would make an exact value a guess.
+    reducing = ply > 0 and 64 - np.int64(_popcount(own | opp)) - depth > solve_from
     for i in range(n):
         if ply > 0:
             pick(moves, ply, i, n)
@@ -301,14 +277,20 @@ def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, eval
             bit = _ONE << np.uint64(square)
             turned = flips(own, opp, bit)
             child_own, child_opp = opp ^ turned, own | bit | turned
-        # PVS: the first move with the full window; the others with a null window, and again
-        # in full when they beat alpha.
+        # PVS: the first move with the full window; the others with a null window (a late
+        # one reduced first), and again in full when they beat alpha.
         if i > 0:
+            reduction = late_reduction(mode, depth, i, 0) if reducing else 0
             value = -_node(moves, tables, weights, child_own, child_opp, plies + 1,
-                           depth - 1, -above(alpha), -alpha, ply + 1, evaluator, engine)
+                           depth - 1 - reduction, -above(alpha), -alpha, ply + 1, evaluator,
+                           mode, solve_from)
+            if reduction > 0 and value > alpha and not tables.counters[STOPPED]:
+                value = -_node(moves, tables, weights, child_own, child_opp, plies + 1,
+                               depth - 1, -above(alpha), -alpha, ply + 1, evaluator, mode,
+                               solve_from)
         if i == 0 or alpha < value < beta:
             value = -_node(moves, tables, weights, child_own, child_opp, plies + 1,
-                           depth - 1, -beta, -alpha, ply + 1, evaluator, engine)
+                           depth - 1, -beta, -alpha, ply + 1, evaluator, mode, solve_from)
         if tables.counters[STOPPED]:
             return 0.0
         best, best_move, alpha, cut = take_value(tables, ply, i, square, value, best,
@@ -322,6 +304,9 @@ def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, eval
 class ReversiSearch(SearchMemory):
     """The compiled search as the minimax agent calls it (`Game.compiled_minimax`)."""
 
+    window = ASPIRATION_WINDOW
+    reductions = REDUCTIONS
+
     def __init__(self, evaluator: int, engine: bool) -> None:
         super().__init__(SQUARES, MAX_MOVES, engine)
         self.evaluator = evaluator
@@ -332,11 +317,20 @@ class ReversiSearch(SearchMemory):
         """(index of the best of `root_actions`, its value for `player`, nodes, completed)."""
         mover = state.player
         self.start(state.key(), depth, max_nodes, [(action, 0) for action in root_actions])
-        # As the Python root: each move with (best so far, +inf), the first strictly better.
-        value = _node(self.moves, self.tables, self.weights, np.uint64(state.discs(mover)),
-                      np.uint64(state.discs(1 - mover)), np.int64(state.plies),
-                      np.int64(depth), -np.inf, np.inf, 0, self.evaluator, self.quiescence)
-        return self.result(float(value), player != mover)
+        own, opp = np.uint64(state.discs(mover)), np.uint64(state.discs(1 - mover))
+        empties = 64 - (int(own) | int(opp)).bit_count()
+        solve_from = LEAF_SOLVE
+        if self.quiescence and empties <= self.endgame and depth >= SOLVE_ITERATION:
+            solve_from = empties  # the root's children solved: the root is
+        self.solved = self.quiescence and empties <= solve_from
+
+        def window_search(alpha: float, beta: float) -> float:
+            # As the Python root (plain mode, full window): each move with (best so far,
+            # +inf), the first strictly better.
+            return _node(self.moves, self.tables, self.weights, own, opp,
+                         np.int64(state.plies), np.int64(depth), alpha, beta, 0,
+                         self.evaluator, np.int64(self.mode), np.int64(solve_from))
+        return self.result(float(self.search(window_search)), player != mover)
 
 
 def compiled_minimax(evaluator: str) -> CompiledSearch | None:

@@ -1,0 +1,236 @@
+"""The engine searches' pruning (games/alphabeta.py and the games' search.py, switched by the
+minimax agent's `null_move`, `lmr`, `aspiration` and `predict` settings): each keeps what it
+must not change. Null-move pruning is never tried where zugzwang is likely (pawn endings) nor
+ever in Reversi; with all of it on, the engine still finds the same move and value as without
+it on tactical positions (mates, winning captures); aspiration windows alone keep the root's
+value; the settings reach the compiled search; an iteration predicted not to finish is not
+started."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from boardlab import make_agent
+from boardlab.core.registry import make_game
+from boardlab.games.alphabeta import ENGINE, NO_LIMIT, NULL, REDUCE, STOPPED
+from boardlab.games.minichess import search as minichess_search
+from boardlab.games.reversi import search as reversi_search
+from boardlab.games.xiangqi import search as xiangqi_search
+from boardlab.testing import search_decision as decide
+
+OFF = "null_move=false,lmr=false,aspiration=false"
+"""The engine search without the pruning: the reference."""
+VARIANTS = ("null_move=true,lmr=false,aspiration=false",
+            "null_move=false,lmr=true,aspiration=false",
+            "null_move=false,lmr=false,aspiration=true",
+            "null_move=true,lmr=true,aspiration=true")
+
+# Positions of seeded random games where the engine without pruning finds a forced win (depth
+# 4 in MiniChess, 3 in Xiangqi) or wins material by a capture; and a mate in one.
+MINICHESS_TACTICS = [
+    "k4/5/1Q3/5/5/4K w",  # b4c5: the king cannot escape the queen
+    "1k1nQ/1p3/1Rq2/2Pbp/P4/2B1K b - - 0 16",
+    "k1b2/3P1/ppNqr/2B1Q/2P1P/R3K w - - 0 14",
+    "k4/5/p1b2/1qQ2/1pP1P/3K1 b - - 0 21",
+    "1qQnr/k4/p3p/PpP2/1PQBP/RN2K w - - 0 9",
+    "k1r2/3pp/P3P/n1pbQ/P4/3RK b - - 0 21",
+    "k1bn1/pq1p1/N1pB1/3PQ/R1r2/3K1 b - - 0 11",
+    "k1bn1/p2p1/N1p2/2qPQ/3R1/3K1 w - - 0 14",
+    "k1b1r/pp2p/3Pn/1Pq2/P2PP/RNQ1K b - - 0 6",
+    "k4/5/2q2/5/2R2/4K w",  # c2c4: the queen hangs
+    "k1bnr/pp1p1/2pqp/2N2/PPP1P/R1BQK w - - 0 4",
+    "kq1nr/p1ppp/1P3/3b1/1PP1P/RNBQK w - - 0 4",
+    "kq2r/pppbp/2np1/3PP/PPPQ1/RNB1K w - - 0 4",
+    "k2qr/pppbP/2np1/4P/PPPQK/RNB2 b - - 0 6",
+    "kqb1r/pp1pp/4n/1P1P1/P3P/RNBQK w - - 0 4",
+    "k1b1r/1p1pp/pq3/PP1P1/1B1nP/2RQK w - - 0 9",
+    "1k1nr/p1pp1/b3p/RqP1P/1P1PK/1NBQ1 w - - 0 9",
+]
+XIANGQI_TACTICS = [
+    "3k5/9/4R4/9/9/9/9/9/9/4K4 w",  # mate in one
+    "5k3/8n/b1na1a2b/2p3p1r/3RN1C1R/C5B1P/4P4/B3K4/N2p2c2/5A3 w - - 0 79",
+    "5kn2/4a4/4ba3/1R7/n1b5r/2N1P1p1P/9/B3BK3/C6c1/3RpA3 b - - 0 106",
+    "2n6/4k1r2/b2a5/pC3r3/1P2p2np/P3P3P/9/4BA3/R4K3/1NNR1A3 b - - 0 46",
+    "2n6/4k4/b2R5/p1C6/1PnRP3P/P8/9/NN2BA3/5K3/5A2r b - - 0 61",
+    "2bn5/5k3/9/1P2P3P/Pn7/9/2R3R2/4BA3/2CNK4/3r5 w - - 0 79",
+    "9/R8/2n1bk3/2P1P3P/rn7/9/3R5/4BA3/2CNK4/9 w - - 0 84",
+    "r1bakabnr/9/nc2c4/p1p1p1pC1/8p/6P2/P1P1P3P/1C7/9/RNBAKABNR w - - 0 4",
+    "2bakab2/r8/n3c3n/C1p1p1p1r/8p/6PC1/P1P1P3P/1c2B4/9/RNBAKA1NR w - - 0 9",
+    "2bakab2/r3c4/n7n/Ccp1p1p1r/7CP/6P2/P1P1P4/4B4/9/RNBAKA1NR b - - 0 11",
+    "2bakab2/2n1c4/7Cn/r1p1p1p1r/8P/C5P2/P1P1P4/4B4/1c7/RNBAKA1NR w - - 0 14",
+    "2bakab2/2n1c4/8n/2p1p1p1r/1r6P/3C2PC1/P1P1P1c2/3R5/R8/1NBAKABN1 w - - 0 24",
+]
+
+
+def engine(game, null_move: bool, lmr: bool = False, aspiration: bool = False):
+    search = game.compiled_quiescence("minimax")
+    search.configure(null_move=null_move, lmr=lmr, aspiration=aspiration)
+    return search
+
+
+def random_positions(game, count: int, seed: int) -> list:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        stop = rng.randrange(6, 40)
+        while not state.is_terminal() and state.move_number() < stop:
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name,texts,depths", [("minichess", MINICHESS_TACTICS, (2, 3, 4, 5)),
+                                               ("xiangqi", XIANGQI_TACTICS, (2, 3, 4))])
+def test_pruning_keeps_the_move_and_value_on_tactical_positions(name, texts, depths):
+    game = make_game(name)
+    for depth in depths:
+        for text in texts:
+            state = game.state_from_text(text)
+            reference = decide(f"minimax:depth={depth},quiescence=true,{OFF}", state)
+            for variant in VARIANTS:
+                found = decide(f"minimax:depth={depth},quiescence=true,{variant}", state)
+                assert found == reference, (depth, text, variant, reference, found)
+
+
+def test_the_mates_in_one_are_found_with_all_the_pruning_on():
+    minichess = make_game("minichess").state_from_text(MINICHESS_TACTICS[0])
+    assert decide("minimax:depth=3,quiescence=true", minichess) == ("b4c5", 1_000_000.0 - 2)
+    xiangqi = make_game("xiangqi").state_from_text(XIANGQI_TACTICS[0])
+    assert decide("minimax:depth=3,quiescence=true", xiangqi)[1] == 1_000_000.0 - 1
+
+
+@pytest.mark.parametrize("name,text,depth", [
+    ("minichess", "k4/ppp2/5/5/2PPP/4K w", 10),
+    ("minichess", "4k/p1p2/1p3/3P1/P3P/K4 b", 10),
+    ("minichess", "k4/1p3/5/1P3/5/4K w", 12),
+    ("minichess", "2k2/5/p1p2/P1P2/5/2K2 w", 12),
+    ("xiangqi", "3k5/9/9/9/2p1p4/4P4/9/9/9/5K3 w", 6),
+    ("xiangqi", "3aka3/9/4b4/4p4/9/2P3P2/9/4B4/4A4/3AK4 b", 6),
+])
+def test_null_move_keeps_the_value_of_pawn_endings(name, text, depth):
+    # Neither side may pass here (a pawn that promotes in MiniChess gives its side a queen
+    # that may): zugzwang stays visible, so the value is the one without null moves.
+    game = make_game(name)
+    state = game.state_from_text(text)
+    args = (state, state.legal_actions(), depth, state.current_player(), NO_LIMIT)
+    with_null = engine(game, null_move=True)(*args)
+    without = engine(game, null_move=False)(*args)
+    assert with_null[1] == without[1] and with_null[3] and without[3]
+
+
+def test_the_null_move_hooks_refuse_pawn_endings():
+    board = np.asarray(make_game("minichess").state_from_text("k4/ppp2/5/5/2PPN/4K w").board,
+                       dtype=np.int8)
+    assert minichess_search.null_move_allowed(board, 0)  # a knight
+    assert not minichess_search.null_move_allowed(board, 1)  # pawns and the king
+    xiangqi = make_game("xiangqi")
+    board = np.asarray(xiangqi.state_from_text(
+        "3aka3/9/4b4/4p4/9/2P3P2/9/4B4/4A4/3AK4 b").board, dtype=np.int8)
+    assert not xiangqi_search.null_move_allowed(board, 0)
+    assert not xiangqi_search.null_move_allowed(board, 1)
+    board = np.asarray(xiangqi.initial_state().board, dtype=np.int8)
+    assert xiangqi_search.null_move_allowed(board, 0)
+    assert xiangqi_search.null_move_allowed(board, 1)
+
+
+def test_reversi_never_uses_null_move():
+    game = make_game("reversi")
+    assert reversi_search.NULL_MOVE_PRUNING is False
+    for state in random_positions(game, 8, seed=3):
+        args = (state, state.legal_actions(), 5, state.current_player(), NO_LIMIT)
+        on, off = engine(game, null_move=True)(*args), engine(game, null_move=False)(*args)
+        assert on == off, state.to_text()  # the same move, value and node count
+
+
+def deepen(search, state, depth: int) -> tuple[int, float]:
+    """The best root index and value after iterations 1..depth, as the agent runs them."""
+    for iteration in range(1, depth + 1):
+        best, value, _, completed = search(state, state.legal_actions(), iteration,
+                                           state.current_player(), NO_LIMIT)
+        assert completed
+    return best, value
+
+
+@pytest.mark.parametrize("name,depth,window", [("minichess", 6, 1.0), ("xiangqi", 4, 10.0),
+                                               ("reversi", 6, None)])
+def test_aspiration_windows_alone_keep_the_root_value(name, depth, window):
+    # The chess-likes search without aspiration (it measured worse there), but keep the code
+    # path: switched on with a window of half a pawn or a soldier, it changes no value.
+    game = make_game(name)
+    for state in random_positions(game, 6, seed=5):
+        narrow = game.compiled_quiescence("minimax")
+        if window is not None:
+            narrow.window = window
+        narrow.configure(null_move=False, lmr=False, aspiration=True)
+        assert narrow.aspiration
+        full = engine(game, null_move=False)
+        assert deepen(narrow, state, depth) == deepen(full, state, depth), state.to_text()
+
+
+def test_an_aspiration_window_widens_on_the_side_that_failed():
+    search = engine(make_game("reversi"), null_move=False, aspiration=True)
+    search.guess = 5.0
+    w = search.window
+    windows = []
+    answers = iter([5 + w, 5 + 8 * w, 5 + 10 * w])  # fails high twice, then lands inside
+
+    def window_search(alpha, beta):
+        windows.append((alpha, beta))
+        return next(answers)
+    search.tables.counters[STOPPED] = 0
+    assert search.search(window_search) == 5 + 10 * w
+    assert windows == [(5 - w, 5 + w), (5 - w, 5 + 8 * w), (5 - w, np.inf)]
+    search.guess = None  # no earlier iteration at this root: the full window
+    windows.clear()
+    answers = iter([3.0])
+    assert search.search(window_search) == 3.0 and windows == [(-np.inf, np.inf)]
+
+
+def test_the_settings_reach_the_compiled_search():
+    game = make_game("minichess")
+    agent = make_agent("minimax:quiescence=true", game)
+    assert agent.kernel.mode == ENGINE | NULL | REDUCE
+    agent = make_agent("minimax:quiescence=true,null_move=false,lmr=false", game)
+    agent.start_game(0, 0)  # a new game's search keeps the settings
+    assert agent.kernel.mode == ENGINE
+    assert make_agent("minimax:depth=2", game).kernel.mode == 0  # the plain search: none
+    # Aspiration where the game's search has a window (Reversi's), the end-game solve.
+    reversi = make_game("reversi")
+    assert make_agent("minimax:quiescence=true", reversi).kernel.aspiration
+    assert not make_agent("minimax:quiescence=true", reversi).kernel.mode & REDUCE
+    assert not make_agent("minimax:quiescence=true", game).kernel.aspiration
+    agent = make_agent("minimax:quiescence=true,aspiration=false,endgame=12", reversi)
+    assert not agent.kernel.aspiration and agent.kernel.endgame == 12
+
+
+class StoppedClock:
+    """A clock read at a fixed moment."""
+
+    def __init__(self, budget: float, elapsed: float) -> None:
+        self.budget, self._elapsed = budget, elapsed
+
+    def elapsed(self) -> float:
+        return self._elapsed
+
+
+def test_an_iteration_predicted_not_to_finish_is_not_started():
+    game = make_game("minichess")
+    agent = make_agent("minimax:depth=0,time=1,quiescence=true,predict=true", game)
+    # The last iteration took 0.04 s, four times the one before: the next is expected to take
+    # 0.16 s.
+    durations = [0.01, 0.04]
+    assert agent._next_iteration_fits(StoppedClock(0.3, 0.06), durations)
+    assert not agent._next_iteration_fits(StoppedClock(0.2, 0.06), durations)
+    # Growth is clamped (at least 2x, at most 8x), and too short an iteration is not timed.
+    assert not agent._next_iteration_fits(StoppedClock(0.065, 0.03), [0.02, 0.02])
+    assert agent._next_iteration_fits(StoppedClock(1.0, 0.5), [0.0001, 0.001])
+    # Without `predict` (or before two iterations): only before half the time is spent.
+    old = make_agent("minimax:depth=0,time=1,quiescence=true,predict=false", game)
+    assert old._next_iteration_fits(StoppedClock(0.2, 0.09), durations)
+    assert not old._next_iteration_fits(StoppedClock(0.2, 0.11), durations)
+    assert not agent._next_iteration_fits(StoppedClock(0.2, 0.11), [0.04])
