@@ -105,21 +105,8 @@ def test_mobility_heuristic_is_antisymmetric_and_forgets_a_taken_corners_x_squar
     assert unsettled(1 << 0) >> 63 & 1 and unsettled(1 << 0) >> 54 & 1  # h8 still empty
 
 
-def exact_margin(state, player: int, known: dict | None = None) -> int:
-    """Perfect play's final disc difference for `player`: plain minimax to the end, each
-    position once (`known`: end games transpose a lot)."""
-    known = {} if known is None else known
-    key = state.key()
-    if key not in known:
-        if state.is_terminal():
-            known[key] = state.discs(player).bit_count() - state.discs(1 - player).bit_count()
-        else:
-            values = [exact_margin(state.child(a), player, known) for a in state.legal_actions()]
-            known[key] = max(values) if state.current_player() == player else min(values)
-    return known[key]
 
-
-def test_engine_mode_solves_end_games_exactly():
+def test_engine_mode_solves_end_games_exactly(exact_margin):
     engine = search.compiled_quiescence("mobility")
     cases = positions(range(8), [-6, -8])
     assert len(cases) == 16
@@ -132,7 +119,7 @@ def test_engine_mode_solves_end_games_exactly():
         assert completed and value == expected, (value, margin, state.to_text())
 
 
-def test_engine_mode_agent_plays_perfectly_near_the_end():
+def test_engine_mode_agent_plays_perfectly_near_the_end(exact_margin):
     agent = make_agent("minimax:depth=12,eval=mobility,quiescence=true", GAME)
     for state in positions(range(8), [-8]):
         mover = state.current_player()

@@ -36,18 +36,6 @@ def end_positions(count: int, low: int, high: int, seed: int) -> list:
     return found
 
 
-def exact_margin(state, player, known=None) -> int:
-    """`player`'s final disc margin with perfect play from `state`, by brute force."""
-    known = {} if known is None else known
-    key = state.key()
-    if key not in known:
-        if state.is_terminal():
-            known[key] = state.discs(player).bit_count() - state.discs(1 - player).bit_count()
-        else:
-            values = [exact_margin(state.child(a), player, known) for a in state.legal_actions()]
-            known[key] = max(values) if state.current_player() == player else min(values)
-    return known[key]
-
 
 def engine_value(margin: int) -> float:
     return 0.0 if margin == 0 else margin + (SOLVED if margin > 0 else -SOLVED)
@@ -65,7 +53,7 @@ def root_solve(state, endgame: int = 64) -> tuple[int, float]:
     return best, value
 
 
-def test_the_solver_finds_the_exact_margin():
+def test_the_solver_finds_the_exact_margin(exact_margin):
     for state in end_positions(10, 7, 10, seed=1):
         mover = state.current_player()
         assert root_solve(state)[1] == engine_value(exact_margin(state, mover)), state.to_text()
@@ -89,7 +77,7 @@ def test_the_solver_agrees_with_the_plain_search_and_the_deep_engine_search():
 
 
 @pytest.mark.parametrize("endgame", [0, 14])
-def test_the_agent_keeps_the_margin_near_the_end(endgame):
+def test_the_agent_keeps_the_margin_near_the_end(endgame, exact_margin):
     agent = make_agent(f"minimax:depth=30,eval=mobility,quiescence=true,endgame={endgame}",
                        GAME)
     for state in end_positions(4, 9, 10, seed=3):
