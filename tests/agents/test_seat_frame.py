@@ -135,3 +135,17 @@ def test_teacher_moves_are_named_from_the_movers_seat(tmp_path):
     absolute = load_teacher(str(tmp_path), game, 0.5, held_out=0.0)
     assert not all(own_piece_on_from_square(p, a) for p, a in zip(absolute.train.planes,
                                                                   absolute.train.action))
+
+
+def test_a_weights_file_with_a_malformed_architecture_is_one_sentence(tmp_path):
+    from boardlab.core.game import BoardLabError
+
+    game = make_game("minichess")
+    agent = AlphaZeroAgent(game, weights="none", channels=8, blocks=1)
+    path = tmp_path / "bad.pt"
+    agent.save(path)
+    payload = load_payload(path, "boardlab-alphazero", "minichess", "test")
+    payload["architecture"] = {**payload["architecture"], "policy_planes": "wide"}
+    save_payload(path, payload)
+    with pytest.raises(BoardLabError, match="'policy_planes': 'wide'"):
+        AlphaZeroAgent(game, weights=str(path))

@@ -31,7 +31,7 @@ import math
 import os
 import random
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -503,9 +503,16 @@ class AlphaZeroAgent(Agent):
                                 f"and {payload.get('actions')} actions; {self.game.name} has "
                                 f"{list(self.shape)} and {self.game.num_actions}")
         architecture = {**BEFORE_FIELDS, **dict(payload.get("architecture", {}))}
-        for key, value in architecture.items():
-            if key in ARCHITECTURE_FIELDS:
-                setattr(self.settings, key, type(getattr(self.settings, key))(value))
+        fields = {k: v for k, v in architecture.items() if k in ARCHITECTURE_FIELDS}
+        try:
+            if not all(isinstance(v, int) for v in fields.values()):
+                raise ValueError("each must be a whole number or a flag")
+            described = replace(self.settings, **fields)  # its checks run on the file's values
+        except ValueError as error:
+            raise BoardLabError(f"AlphaZero weights {path} describe an architecture no "
+                                f"network has ({fields}): {error}") from None
+        for key in ARCHITECTURE_FIELDS:
+            setattr(self.settings, key, getattr(described, key))
         network = self.build()
         try:
             network.load_state_dict(payload["state_dict"])
