@@ -15,6 +15,7 @@ import pytest
 
 from boardlab import make_agent
 from boardlab.core.registry import make_game
+from boardlab.agents.minimax import NEXT_ITERATION_SHARE
 from boardlab.games.alphabeta import ENGINE, NO_LIMIT, NULL, REDUCE, STOPPED
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
@@ -229,8 +230,45 @@ def test_an_iteration_predicted_not_to_finish_is_not_started():
     # Growth is clamped (at least 2x, at most 8x), and too short an iteration is not timed.
     assert not agent._next_iteration_fits(StoppedClock(0.065, 0.03), [0.02, 0.02])
     assert agent._next_iteration_fits(StoppedClock(1.0, 0.5), [0.0001, 0.001])
-    # Without `predict` (or before two iterations): only before half the time is spent.
+    # Without `predict` (or before two iterations): only before NEXT_ITERATION_SHARE of the
+    # time is spent.
     old = make_agent("minimax:depth=0,time=1,quiescence=true,predict=false", game)
-    assert old._next_iteration_fits(StoppedClock(0.2, 0.09), durations)
-    assert not old._next_iteration_fits(StoppedClock(0.2, 0.11), durations)
-    assert not agent._next_iteration_fits(StoppedClock(0.2, 0.11), [0.04])
+    share = NEXT_ITERATION_SHARE
+    assert old._next_iteration_fits(StoppedClock(0.2, 0.2 * share - 0.01), durations)
+    assert not old._next_iteration_fits(StoppedClock(0.2, 0.2 * share + 0.01), durations)
+    assert not agent._next_iteration_fits(StoppedClock(0.2, 0.2 * share + 0.01), [0.04])
+
+
+@pytest.mark.parametrize("name", ["minichess", "xiangqi", "reversi"])
+def test_a_stopped_iteration_names_only_a_move_it_proved_better(name):
+    """A call stopped by its node budget reports a root move (`partial_best`) only if that
+    move's exact value at the call's depth beats the first move's (the last iteration's best,
+    searched first): checked against each move searched alone to the end, plain mode."""
+    game = make_game(name)
+    rng = random.Random(3)
+    depth = {"minichess": 4, "xiangqi": 3, "reversi": 4}[name]
+    proved = 0
+    for seed in range(6):
+        state = game.initial_state(seed)
+        for _ in range(rng.randrange(4, 12)):
+            state = state.child(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        actions = state.legal_actions()
+        rng.shuffle(actions)
+        me = state.current_player()
+
+        def alone(action):
+            return game.compiled_minimax("minimax")(state, [action], depth, me, NO_LIMIT)[1]
+
+        full = game.compiled_minimax("minimax")
+        nodes = full(state, actions, depth, me, NO_LIMIT)[2]
+        for share in (0.2, 0.4, 0.6, 0.8, 0.95):
+            search = game.compiled_minimax("minimax")
+            completed = search(state, actions, depth, me, int(share * nodes))[3]
+            if completed:
+                continue
+            if search.partial_best > 0:
+                proved += 1
+                assert alone(actions[search.partial_best]) > alone(actions[0])
+    assert proved > 0, "no stopped call proved a move: the test saw nothing"

@@ -18,10 +18,11 @@ heuristic scores the leaves. Then the tricks that make it fast, one line each:
   game's search leaves out what measured worse there: docs/speed.md#engine-search-ablation):
   null-move pruning (`null_move`), late-move reductions (`lmr`), aspiration windows at the
   root (`aspiration`), and an exact end-game solve near the end (`endgame`);
-- time management: with a clock, an iteration is not started once half the time is spent
-  (the next one usually costs more than all before it), or with `predict` when it is not
-  expected to finish (the last one's time times the growth between the last two), and one
-  that overruns is abandoned.
+- time management: with a clock, iterations go on until nine tenths of the time is spent
+  (or, with `predict`, while the next is expected to finish: the last one's time times the
+  growth between the last two); one that runs out of time is abandoned, but a root move it
+  had already proved better than the last iteration's best is played, as engines do, so the
+  time it spent is not lost.
 """
 
 from __future__ import annotations
@@ -37,17 +38,19 @@ from .evaluation import pick_evaluator, terminal_value
 
 NO_DEPTH_LIMIT = 1000
 """The deepest iteration of `depth=0`: beyond any game's length here."""
-NEXT_ITERATION_SHARE = 0.5
+NEXT_ITERATION_SHARE = 0.9
 """With a clock, no new iteration once this share of the move's time is spent (`predict`
-off, or too few iterations timed to predict)."""
+off, or too few iterations timed to predict). An unfinished iteration still counts where it
+proved a better move, so starting one late costs nothing; at 0.5, before partial iterations
+counted, the search used about half its time (docs/speed.md#time-management)."""
 GROWTH = (2.0, 8.0)
 """`predict`: the least and the most an iteration is expected to cost over the one before
 (the last ratio, clamped: the first iterations are answered from the table in no time)."""
 PREDICT_FROM_SECONDS = 0.002
 """`predict`: an iteration shorter than this is too quick to time; the next one is started."""
-NODE_BUDGET_SHARE = 0.75
+NODE_BUDGET_SHARE = 0.85
 """A compiled iteration may search this share of the nodes the remaining time allows at the
-rate measured so far."""
+rate measured so far (deeper iterations search slower nodes: the rest is the margin)."""
 RATE_SAMPLE_SECONDS = 0.05
 """A move's node rate is remembered once it has searched this long: shorter is too noisy."""
 TIME_CHECK_EVERY = 256
@@ -97,8 +100,8 @@ class MinimaxSettings:
     predict: bool = False
     """With a clock: start an iteration only if it is predicted to finish (the last one's
     time times the growth between the last two), which saved a fifth to a third of the time
-    a move; false: while less than half the time is spent, which with a budget per move
-    (unused time is lost) scored better (docs/speed.md#engine-search-ablation)."""
+    a move; false: while less than nine tenths of the time is spent, which with a budget
+    per move (unused time is lost) scored better (docs/speed.md#engine-search-ablation)."""
 
     def __post_init__(self) -> None:
         if self.time < 0:
@@ -112,7 +115,12 @@ class MinimaxSettings:
 
 
 class _OutOfTime(Exception):
-    pass
+    """The clock stopped an iteration; `proved` is a root move it had already proved better
+    than the last iteration's best (its value beat that move's at the new depth), or None."""
+
+    def __init__(self, proved: int | None = None) -> None:
+        super().__init__()
+        self.proved = proved
 
 
 class MinimaxAgent(Agent):
@@ -188,7 +196,9 @@ class MinimaxAgent(Agent):
             try:
                 best_action, best_value = self._root(state, actions, depth, best_action)
                 finished_depth = depth
-            except _OutOfTime:
+            except _OutOfTime as stop:
+                if stop.proved is not None:  # a move the unfinished iteration proved better
+                    best_action = stop.proved
                 break
             durations.append(clock.elapsed() - started)
             if depth >= deepest or abs(best_value) >= 0.5 * WIN_VALUE or \
@@ -207,8 +217,8 @@ class MinimaxAgent(Agent):
     def _next_iteration_fits(self, clock: Clock, durations: list[float]) -> bool:
         """Whether the next iteration is expected to end within the clock's budget: with
         `predict`, the last iteration's time times the last growth (clamped to GROWTH) fits
-        in the time left; else (or before two iterations were timed) less than half the
-        budget is spent."""
+        in the time left; else (or before two iterations were timed) less than
+        NEXT_ITERATION_SHARE of the budget is spent."""
         assert clock.budget is not None
         elapsed = clock.elapsed()
         if self.settings.predict and len(durations) >= 2:
@@ -249,7 +259,10 @@ class MinimaxAgent(Agent):
         alpha, best_action = float("-inf"), previous_best
         scores = {}
         for action in ordered:
-            value = self._value(state.child(action), depth - 1, alpha, float("inf"))
+            try:
+                value = self._value(state.child(action), depth - 1, alpha, float("inf"))
+            except _OutOfTime:
+                raise _OutOfTime(best_action if best_action != previous_best else None) from None
             scores[action] = value
             if value > alpha:
                 alpha, best_action = value, action
@@ -278,7 +291,8 @@ class MinimaxAgent(Agent):
         if elapsed > RATE_SAMPLE_SECONDS:
             self.peak_rate = max(self.peak_rate, self.nodes / elapsed)
         if not completed:
-            raise _OutOfTime
+            proved = getattr(self.kernel, "partial_best", -1)
+            raise _OutOfTime(ordered[proved] if proved > 0 else None)
         self.root_scores = {ordered[best_index]: value}
         return ordered[best_index], value
 

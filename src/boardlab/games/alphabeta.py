@@ -50,9 +50,11 @@ MAX_PLY = 96
 """Deepest path below the root, extensions and quiescence included (deeper: evaluate)."""
 HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
 """Ordering scores: the table's move, captures (plus MVV-LVA), killers; history stays below."""
-NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST = range(5)
+NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED = range(6)
 """Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
-number of root moves (in moves[0]) and the index of the best of them."""
+number of root moves (in moves[0]), the index of the best of them, and the index of the last
+root move whose search raised alpha (-1: none yet), the best move an unfinished call has
+proved (`SearchMemory.partial_best`)."""
 ENGINE, NULL, REDUCE, AFTER_NULL = 1, 2, 4, 8
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, and (set
@@ -83,7 +85,7 @@ class Tables(NamedTuple):
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
     return Tables(np.zeros(1 << table_bits, dtype=ENTRY),
                   np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-                  np.zeros(squares * squares, dtype=np.int64), np.zeros(5, dtype=np.int64))
+                  np.zeros(squares * squares, dtype=np.int64), np.zeros(6, dtype=np.int64))
 
 
 class SearchMemory:
@@ -100,6 +102,10 @@ class SearchMemory:
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
+    partial_best = -1
+    """After a call the budget stopped: the index of a root move it proved better than the
+    first one searched (the last iteration's best), else -1. Engines play such a move: its
+    search finished at the new depth and beat the old best there."""
 
     def __init__(self, squares: int, max_moves: int, quiescence: bool) -> None:
         self.quiescence = quiescence
@@ -150,7 +156,7 @@ class SearchMemory:
         each node's own (negamax), whatever the root; a new game gets a new SearchMemory
         (the minimax agent builds one per game, so every game replays alone)."""
         tables = self.tables
-        tables.counters[:] = (0, max_nodes, 0, len(root_moves), 0)
+        tables.counters[:] = (0, max_nodes, 0, len(root_moves), 0, -1)
         self.moves[0, :len(root_moves), :2] = root_moves
         deeper = root == self.root and depth > self.depth
         if not deeper:
@@ -165,6 +171,8 @@ class SearchMemory:
         counters = self.tables.counters
         completed = not counters[STOPPED]
         self.guess = value if completed else None
+        raised = int(counters[ROOT_RAISED])
+        self.partial_best = raised if not completed and raised > 0 else -1
         return (int(counters[ROOT_BEST]), -value if flip else value, int(counters[NODES]),
                 completed)
 
@@ -312,7 +320,8 @@ def take_value(tables, ply, i, move, value, best, best_move, alpha, beta, depth,
     """After move `i` (id `move`) of a node came back with `value`: the new best, best move
     and alpha, and whether alpha-beta cuts off here (then a quiet move becomes the ply's
     newest killer and earns history). At the root (ply 0) the counters keep the best move's
-    index."""
+    index, and the last that raised alpha: a value above alpha is exact or a lower bound,
+    so that move is proved better than the ones before it even if the call stops later."""
     if value > best:
         best = value
         best_move = move
@@ -320,6 +329,8 @@ def take_value(tables, ply, i, move, value, best, best_move, alpha, beta, depth,
             tables.counters[ROOT_BEST] = i
     if value > alpha:
         alpha = value
+        if ply == 0:
+            tables.counters[ROOT_RAISED] = i
     cut = alpha >= beta
     if cut and quiet:
         killers = tables.killers
