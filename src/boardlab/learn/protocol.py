@@ -125,25 +125,27 @@ class Trainer(ABC):
 
 
 @dataclass
-class RunReport:
-    """What one invocation of `train` did (this part only, not the resumed ones)."""
+class RunReport(Progress):
+    """What one invocation of `train` did (this part only, not the resumed ones): the
+    `Progress` it made, and what it spent and wrote besides."""
 
     resumed_from: int = 0
-    episodes: int = 0
-    env_steps: int = 0
-    updates: int = 0
-    train_seconds: float = 0.0
     eval_seconds: float = 0.0
     weights_bytes: int = 0
     rows: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def train_seconds(self) -> float:
+        """Time spent training (`seconds`; evaluation and checkpoints excluded)."""
+        return self.seconds
+
+    @property
     def steps_per_second(self) -> float:
-        return self.env_steps / self.train_seconds if self.train_seconds else 0.0
+        return self.env_steps / self.seconds if self.seconds else 0.0
 
     @property
     def updates_per_second(self) -> float:
-        return self.updates / self.train_seconds if self.train_seconds else 0.0
+        return self.updates / self.seconds if self.seconds else 0.0
 
 
 def paths_for(out: Path) -> dict[str, Path]:
@@ -237,7 +239,7 @@ def _since(report: RunReport, now: Progress, start: Progress) -> None:
     report.episodes = now.episodes - start.episodes
     report.env_steps = now.env_steps - start.env_steps
     report.updates = now.updates - start.updates
-    report.train_seconds = now.seconds - start.seconds
+    report.seconds = now.seconds - start.seconds
 
 
 def evaluation_row(trainer: Trainer, evaluators: dict[str, Agent],

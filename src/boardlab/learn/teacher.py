@@ -286,16 +286,33 @@ def load_dataset(folder: str | Path, game: Game | None = None) -> tuple[dict[str
 # --- labelling a dataset: the command's work -----------------------------------------------------
 @dataclass
 class TeachReport:
-    shards_written: int = 0
+    """What one `teach` did: the shards it labelled, and the dataset they are now part of."""
+
     positions: int = 0
     """Positions in the dataset at the end (old shards included)."""
-    new_positions: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     """CPU time of this process and its finished workers (os.times)."""
-    games: int = 0
-    decided: int = 0
     per_shard: list[ShardStats] = field(default_factory=list)
+    """The shards written, in order."""
+
+    @property
+    def shards_written(self) -> int:
+        return len(self.per_shard)
+
+    @property
+    def new_positions(self) -> int:
+        """Positions labelled by this run."""
+        return sum(stats.positions for stats in self.per_shard)
+
+    @property
+    def games(self) -> int:
+        return sum(stats.games for stats in self.per_shard)
+
+    @property
+    def decided(self) -> int:
+        """Games that ended in a win."""
+        return sum(stats.decided for stats in self.per_shard)
 
     @property
     def positions_per_second(self) -> float:
@@ -342,11 +359,7 @@ def teach(game_spec: str, settings: TeacherSettings, out: str | Path,
     missing = iter(_missing_shards(done))
     for shard, labels, stats in _labelled(game.spec, settings, folder, missing, report):
         write_shard(folder, shard, labels)
-        report.shards_written += 1
         report.positions += len(labels)
-        report.new_positions += len(labels)
-        report.games += stats.games
-        report.decided += stats.decided
         report.per_shard.append(stats)
         report.seconds = time.perf_counter() - started
         if on_shard is not None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.benchcases import BenchCases
-from ...core.game import CHANCE, TERMINAL, IllegalActionError, ParseError, check_action
+from ...core.game import CHANCE, TERMINAL, IllegalActionError, ParseError, check_action, slots_clone
 from ...render import Drawable
 from ..chesslike import board_field, cell_letter, own_piece, parse_board_field
 from .common import JungleGame, JungleSettings, JungleState, parse_counts
@@ -232,18 +232,7 @@ class JungleDarkState(Drawable, JungleState):
         elif not self.has_action(opponent):
             self.winner = mover  # no legal action on your turn loses
 
-    def clone(self) -> "JungleDarkState":
-        new = JungleDarkState.__new__(JungleDarkState)
-        new.game = self.game
-        new.board = self.board.copy()
-        new.player = self.player
-        new.hidden = self.hidden.copy()
-        new.pending = self.pending
-        new.no_capture = self.no_capture
-        new.plies = self.plies
-        new.winner = self.winner
-        new._legal = self._legal
-        return new
+    clone = slots_clone(__slots__, copied=("board", "hidden"))  # _legal: never changed in place
 
     # --- queries used by heuristics, encodings and rewards ----------------------------------------
     def piece_counts(self) -> tuple[int, int]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, EngineDialect, Evaluators, Game, GameFacts,
-                          IllegalActionError, ParseError, State, random_opening)
+                          IllegalActionError, ParseError, State, random_opening, slots_clone)
 from ...render import Drawable
 from .bitboard import SIZE, SQUARES, flips, legal_moves, parse_square, square_name, squares_of
 from .notation import parse_cells, position_text
@@ -204,16 +204,7 @@ class ReversiState(Drawable, State):
         self._moves = moves = legal_moves(own, opp)
         self._over = moves == 0 and legal_moves(opp, own) == 0
 
-    def clone(self) -> "ReversiState":
-        new = ReversiState.__new__(ReversiState)
-        new.game = self.game
-        new.black = self.black
-        new.white = self.white
-        new.player = self.player
-        new.plies = self.plies
-        new._moves = self._moves
-        new._over = self._over
-        return new
+    clone = slots_clone(__slots__)  # every field an int or a bool
 
     # --- outcome -------------------------------------------------------------------------------
     def returns(self) -> list[float]:

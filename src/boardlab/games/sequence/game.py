@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, State
+from ...core.game import TERMINAL, Game, GameFacts, IllegalActionError, State, slots_clone
 from ...render import Drawable
 from .cards import (
     CARD_SQUARES,
@@ -302,26 +302,8 @@ class SequenceState(Drawable, State):
                 board[cell_sq] = own_seq
         return found
 
-    def clone(self) -> "SequenceState":
-        new = SequenceState.__new__(SequenceState)
-        new.game = self.game
-        new.board = self.board.copy()
-        new.hands = [hand.copy() for hand in self.hands]
-        new.draft = self.draft.copy()
-        new.deck = self.deck.copy()
-        new.discards = self.discards.copy()
-        new.known = [cards.copy() for cards in self.known]
-        new.seat = self.seat
-        new.phase = self.phase
-        new.trade_done = self.trade_done
-        new.sequences = self.sequences.copy()
-        new.plies = self.plies
-        new.winner = self.winner
-        new.viewer = self.viewer
-        new.last = self.last
-        new.prev_board = self.prev_board
-        new._legal = self._legal
-        return new
+    clone = slots_clone(__slots__, copied=("board", "draft", "deck", "discards", "sequences"),
+                        copied_each=("hands", "known"))
 
     # --- outcome -------------------------------------------------------------------------------
     def returns(self) -> list[float]:

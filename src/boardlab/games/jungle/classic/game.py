@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ....core.game import IllegalActionError, ParseError, check_action
+from ....core.game import IllegalActionError, ParseError, check_action, slots_clone
 from ....render import Drawable
 from ...chesslike import board_field, cell_letter, own_piece, parse_board_field
 from ..common import JungleGame, JungleSettings, JungleState, parse_counts
@@ -132,19 +132,8 @@ class JungleClassicState(Drawable, JungleState):
         elif self.no_capture >= self.game.settings.no_capture_limit:
             self.winner = -1
 
-    def clone(self) -> "JungleClassicState":
-        new = JungleClassicState.__new__(JungleClassicState)
-        new.game = self.game
-        new.board = self.board.copy()
-        new.player = self.player
-        new.no_capture = self.no_capture
-        new.plies = self.plies
-        new.winner = self.winner
-        new.hash = self.hash
-        new.history = self.history.copy()
-        new.counts = self.counts.copy()
-        new._legal = self._legal  # never mutated in place, so it can be shared
-        return new
+    # _legal is never mutated in place, so it can be shared
+    clone = slots_clone(__slots__, copied=("board", "history", "counts"))
 
     # --- outcome -------------------------------------------------------------------------------
     def piece_counts(self) -> tuple[int, int]:
