@@ -53,6 +53,9 @@ NODE_BUDGET_SHARE = 0.85
 rate measured so far (deeper iterations search slower nodes: the rest is the margin)."""
 RATE_SAMPLE_SECONDS = 0.05
 """A move's node rate is remembered once it has searched this long: shorter is too noisy."""
+STOP_MARGIN = 0.005
+"""Seconds before the end of the move's time at which a compiled search is stopped: what
+the move still costs after it (the principal variation, the reply's transport)."""
 TIME_CHECK_EVERY = 256
 """Nodes between clock checks: often enough to stop on time, rarely enough to cost nothing."""
 
@@ -185,6 +188,26 @@ class MinimaxAgent(Agent):
         self.nodes = 0
         self.table.clear()  # values are from this root player's view; keep memory bounded
         self.killers.clear()
+        # A compiled search that can be stopped by a timer is, at the end of the move's time
+        # (less a margin for what follows it): its node budget alone overran on a busy machine.
+        stop_at = getattr(self.kernel, "stop_at", None)
+        if stop_at is not None and clock.budget is not None:
+            stop_at(clock.remaining() - STOP_MARGIN)
+        try:
+            best_action, best_value, finished_depth = self._deepen(state, clock)
+        finally:
+            if stop_at is not None:
+                stop_at(None)
+        self.info = {"depth": finished_depth, "value": best_value, "nodes": self.nodes,
+                     "seconds": clock.elapsed(),
+                     "heat": {"root score": {state.action_to_str(a): v
+                                             for a, v in self.root_scores.items()}},
+                     "pv": self._principal_variation(state, best_action)}
+        return best_action
+
+    def _deepen(self, state: State, clock: Clock) -> tuple[int, float, int]:
+        """Iterative deepening: the best move, its value and the deepest finished depth."""
+        settings = self.settings
         actions = state.legal_actions()
         self.rng.shuffle(actions)  # equal moves are chosen at random, seeded
         best_action, best_value, finished_depth = actions[0], float("-inf"), 0
@@ -207,12 +230,7 @@ class MinimaxAgent(Agent):
             if clock.budget is not None and not self._next_iteration_fits(clock, durations):
                 break  # the next iteration would most likely be abandoned
             depth = min(depth + settings.step, deepest)
-        self.info = {"depth": finished_depth, "value": best_value, "nodes": self.nodes,
-                     "seconds": clock.elapsed(),
-                     "heat": {"root score": {state.action_to_str(a): v
-                                             for a, v in self.root_scores.items()}},
-                     "pv": self._principal_variation(state, best_action)}
-        return best_action
+        return best_action, best_value, finished_depth
 
     def _next_iteration_fits(self, clock: Clock, durations: list[float]) -> bool:
         """Whether the next iteration is expected to end within the clock's budget: with

@@ -35,6 +35,7 @@ agent uses too. Each module of compiled searches ends with `fresh_cache(__name__
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -50,11 +51,12 @@ MAX_PLY = 96
 """Deepest path below the root, extensions and quiescence included (deeper: evaluate)."""
 HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
 """Ordering scores: the table's move, captures (plus MVV-LVA), killers; history stays below."""
-NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED = range(6)
+NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED, TIME_UP = range(7)
 """Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
-number of root moves (in moves[0]), the index of the best of them, and the index of the last
+number of root moves (in moves[0]), the index of the best of them, the index of the last
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
-proved (`SearchMemory.partial_best`)."""
+proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
+of `SearchMemory.stop_at` while a search runs)."""
 ENGINE, NULL, REDUCE, AFTER_NULL = 1, 2, 4, 8
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, and (set
@@ -85,7 +87,7 @@ class Tables(NamedTuple):
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
     return Tables(np.zeros(1 << table_bits, dtype=ENTRY),
                   np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-                  np.zeros(squares * squares, dtype=np.int64), np.zeros(6, dtype=np.int64))
+                  np.zeros(squares * squares, dtype=np.int64), np.zeros(7, dtype=np.int64))
 
 
 class SearchMemory:
@@ -113,6 +115,7 @@ class SearchMemory:
         self.moves = np.zeros((MAX_PLY + 2, max_moves, 3), dtype=np.int64)
         self.root: object = None
         self.depth = 0
+        self._timer: threading.Timer | None = None
         self.guess: float | None = None
         self.configure()
 
@@ -126,6 +129,23 @@ class SearchMemory:
                      | (REDUCE if lmr and self.reductions else 0) if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
         self.endgame = endgame
+
+    def stop_at(self, seconds: float | None) -> None:
+        """Stop the searches of this move `seconds` from now (None: no deadline; the last one
+        is called off). A timer thread sets the TIME_UP counter, which every node reads
+        (`count_node`): the games' searches release the GIL (`nogil`), so the timer runs while
+        they do. A node budget alone overran the clock whenever the machine got busier than
+        when the rate was measured."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        counters = self.tables.counters
+        counters[TIME_UP] = 0
+        if seconds is not None:
+            self._timer = threading.Timer(max(seconds, 0.0), counters.__setitem__,
+                                          (TIME_UP, 1))
+            self._timer.daemon = True
+            self._timer.start()
 
     def search(self, window_search: Callable[[float, float], float]) -> float:
         """The root's value by `window_search(alpha, beta)` (the game's root node searched
@@ -156,7 +176,7 @@ class SearchMemory:
         each node's own (negamax), whatever the root; a new game gets a new SearchMemory
         (the minimax agent builds one per game, so every game replays alone)."""
         tables = self.tables
-        tables.counters[:] = (0, max_nodes, 0, len(root_moves), 0, -1)
+        tables.counters[:TIME_UP] = (0, max_nodes, 0, len(root_moves), 0, -1)
         self.moves[0, :len(root_moves), :2] = root_moves
         deeper = root == self.root and depth > self.depth
         if not deeper:
@@ -179,10 +199,10 @@ class SearchMemory:
 
 @njit(cache=True, inline="always")
 def count_node(tables):
-    """Count a node; True once past the budget (the search then unwinds)."""
+    """Count a node; True once past the node budget or the time (the search then unwinds)."""
     counters = tables.counters
     counters[NODES] += 1
-    if counters[NODES] > counters[MAX_NODES]:
+    if counters[NODES] > counters[MAX_NODES] or counters[TIME_UP]:
         counters[STOPPED] = 1
     return counters[STOPPED] == 1
 

@@ -222,7 +222,7 @@ def _order(own, opp, moves, ply, n, slot, tables, depth):
         moves[ply, i, 2] = score
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, evaluator, mode,
           solve_from):
     """The value for the side holding `own` (to move) searched `depth` plies deep within
@@ -230,7 +230,8 @@ def _node(moves, tables, weights, own, opp, plies, depth, alpha, beta, ply, eval
     root's actions, 64 = pass), in its order. `plies` is the game's ply count (plain mode's
     wins count it). `mode`: alphabeta.py's bits (0: the plain search; NULL is never read);
     in engine mode a position with at most `solve_from` empty squares is solved exactly.
-    One self-recursive function: numba's cache reloads mutually recursive ones wrongly."""
+    One self-recursive function: numba's cache reloads mutually recursive ones wrongly.
+    Releases the GIL, so that the timer of `SearchMemory.stop_at` can stop it."""
     if count_node(tables):
         return 0.0
     engine = (mode & ENGINE) != 0
