@@ -1,4 +1,5 @@
-"""AlphaZero: the PUCT search, the agent, its weights files, and the training loop's parts."""
+"""AlphaZero: the PUCT search (agents/puct.py), the agent, its weights files, and the
+training loop's parts."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 from boardlab import Clock, make_agent, make_game, play_match
-from boardlab.agents.alphazero import Node, PUCTSearch, choose_move, visit_policy
+from boardlab.agents.puct import ArrayForest, pick_move
 from boardlab.core.game import BoardLabError
 
 pytest.importorskip("torch")
@@ -17,59 +18,77 @@ DEN_IN_ONE = "7/3L3/7/7/7/7/7/7/e6 0 0"
 """Jungle classic: player 0's lion on d8 beside player 1's den d9: d8-d9 wins at once."""
 
 
+def uninformed(actions, calls=None):
+    """Evaluate planes: equal priors over `actions` moves, value 0 (calls: batch sizes)."""
+    def evaluate(planes, movers):
+        if calls is not None:
+            calls.append(len(planes))
+        return np.full((len(planes), actions), 1.0), np.zeros(len(planes))
+    return evaluate
+
+
 def test_search_finds_the_winning_move_with_an_uninformed_network():
     state = make_game("jungle-classic").state_from_text(DEN_IN_ONE)
-    root = Node(state, 1.0)
-    search = PUCTSearch(1.5, random.Random(0))
-    search.search_many([root], 40, lambda states: (np.full((len(states), 300), 1.0),
-                                                   np.zeros(len(states))))
-    assert state.action_to_str(choose_move(root, 0.0, random.Random(0))) == "d8-d9"
-    assert sum(child.visits for child in root.children.values()) == 40
+    forest = ArrayForest(1.5, rules=state.game.array_rules())
+    result = forest.search([state], 40, uninformed(state.game.num_actions))[0]
+    win = pick_move(result, 0.0, random.Random(0))
+    assert state.action_to_str(int(result.actions[win])) == "d8-d9"
+    assert result.visits.sum() == 40 and result.simulations == 40
     # the win's value is exact: every visit of d8-d9 backed up +1 for player 0
-    win = root.children[state.str_to_action("d8-d9")]
-    assert win.value_sum == win.visits
-    policy = visit_policy(root, 252)
-    assert policy.sum() == pytest.approx(1.0) and policy.argmax() == state.str_to_action("d8-d9")
+    child = forest.child(0, int(result.actions[win]))
+    assert forest.value_sum[child] == forest.visits[child] == result.visits[win]
 
 
 def test_lockstep_search_gives_each_tree_its_own_simulations():
     game = make_game("reversi")
-    roots = [Node(game.initial_state(0), 1.0) for _ in range(3)]
-    calls = []
-
-    def evaluate(states):
-        calls.append(len(states))
-        return np.full((len(states), 65), 1.0), np.zeros(len(states))
-
-    PUCTSearch(1.5, random.Random(1)).search_many(roots, 10, evaluate)
-    assert [r.visits for r in roots] == [10, 10, 10]
+    calls: list[int] = []
+    results = ArrayForest(1.5).search([game.initial_state(0) for _ in range(3)], 10,
+                                      uninformed(65, calls))
+    assert [r.visits.sum() for r in results] == [10, 10, 10]
     # one call expands the three roots, then one call per step for the three new leaves
     assert calls[0] == 3 and len(calls) == 11 and max(calls) == 3
 
 
-def test_several_leaves_a_call_spread_by_a_virtual_loss_that_is_taken_back():
+@pytest.mark.parametrize("arrays", [False, True])
+def test_several_leaves_a_call_spread_by_a_virtual_loss_that_is_taken_back(arrays):
     game = make_game("reversi")
-    root = Node(game.initial_state(0), 1.0)
-    calls = []
-
-    def evaluate(states):
-        calls.append(len(states))
-        return np.full((len(states), 65), 1.0), np.zeros(len(states))
-
-    PUCTSearch(1.5, random.Random(1)).search_many([root], 16, evaluate, leaves=4)
+    calls: list[int] = []
+    forest = ArrayForest(1.5, rules=game.array_rules() if arrays else None)
+    result = forest.search([game.initial_state(0)], 16, uninformed(65, calls), leaves=4)[0]
     # the root's call, then 4 steps of 4 descents: the virtual loss sends the first step's
     # descents to the 4 different moves, so each step evaluates several new leaves at once
-    assert root.visits == 16 and sum(c.visits for c in root.children.values()) == 16
+    assert forest.visits[0] == 16 and result.visits.sum() == 16
     assert calls[:2] == [1, 4] and len(calls) == 5
-
-    def nodes(node):
-        yield node
-        for child in node.children.values():
-            yield from nodes(child)
+    made = slice(0, forest.top[0])
     # every value is 0, so any virtual loss left behind would show as a non-zero sum
-    assert all(node.value_sum == 0 for node in nodes(root))
-    assert all(node.visits >= sum(c.visits for c in node.children.values())
-               for node in nodes(root))
+    assert not forest.value_sum[made].any()
+    for node in range(forest.top[0]):
+        span = range(forest.first[node], forest.first[node] + max(forest.count[node], 0))
+        below = sum(forest.visits[forest.edge_child[e]] for e in span
+                    if forest.edge_child[e] >= 0)
+        assert forest.visits[node] >= below
+
+
+def test_the_agent_reports_its_search():
+    game = make_game("reversi")
+    agent = make_agent("alphazero:weights=none,channels=8,blocks=1,sims=24,leaves=4", game)
+    agent.start_game(0, 1)
+    state = game.initial_state(0)
+    move = agent.act(state, Clock())
+    info = agent.last_info()
+    assert info["simulations"] == 24 and info["reused_visits"] == 0
+    assert sum(info["visits"].values()) <= 24 and -1 <= info["value"] <= 1
+    assert set(info["heat"]["prior"]) == {state.action_to_str(a) for a in state.legal_actions()}
+    assert sum(info["heat"]["visit share"].values()) == pytest.approx(1.0)
+    assert info["pv"][0] == state.action_to_str(move) and len(info["pv"]) > 1
+
+
+def test_the_agent_stops_on_its_clock():
+    game = make_game("reversi")
+    agent = make_agent("alphazero:weights=none,channels=8,blocks=1,sims=0,time=0.05", game)
+    agent.start_game(0, 1)
+    agent.act(game.initial_state(0), Clock())
+    assert agent.last_info()["simulations"] >= 1
 
 
 def reused_after_two_moves(game_name: str, params: str) -> int:

@@ -90,7 +90,7 @@ def test_self_play_gives_one_sample_per_decision_with_visit_policies(search):
     assert stats.network_calls < stats.leaves <= stats.positions * (config.sims + 1)
 
 
-def test_self_play_on_a_game_with_chance_nodes_uses_the_reference_search():
+def test_self_play_on_a_game_with_chance_nodes_draws_outcomes_in_the_forest():
     game = make_game("jungle")
     samples, stats = self_play(game, tiny_network(game), AlphaZeroTraining(**TINY), 1, seed=2)
     assert stats.positions == len(samples) > 0

@@ -1,4 +1,4 @@
-"""Tree reuse in the array search (learn/puct.py `ArrayForest.keep`) and in self-play
+"""Tree reuse in the PUCT forest (agents/puct.py `ArrayForest.keep`) and in self-play
 (learn/alphazero.py `reuse`): the subtree under the move played becomes the next root's tree."""
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ torch = pytest.importorskip("torch")
 
 from boardlab.agents.alphazero import AlphaZeroAgent, NetworkEvaluator  # noqa: E402
 from boardlab.learn.alphazero import AlphaZeroTraining, self_play  # noqa: E402
-from boardlab.learn.puct import ArrayForest, on_planes  # noqa: E402
+from boardlab.agents.puct import ArrayForest  # noqa: E402
+
+
+def on_planes(evaluate):
+    return evaluate.on_planes
 
 TINY = {"workers": 1, "games_per_worker": 2, "sims": 6, "train_steps": 10, "batch": 32,
         "eval_games": 2, "eval_sims": 4, "temperature_moves": 4}

@@ -4,8 +4,10 @@ The paper: "A general reinforcement learning algorithm that masters chess, shogi
 through self-play", Science 362 (2018).
 
 The network reads the game's `State.encode(player)` planes (channels, height, width) and gives
-a prior over the game's whole action space and a value in [-1, 1] for the player to move. A
-simulation walks down the tree choosing at each decision node the child with the best
+a prior over the game's whole action space and a value in [-1, 1] for the player to move. The
+search is agents/puct.py's `ArrayForest` with one tree (self-play, learn/az_selfplay.py, runs
+the same search over many trees at once): a simulation walks down choosing at each decision
+node the child with the best
 
     Q(child) + c_puct * P(child) * sqrt(N(node)) / (1 + N(child))
 
@@ -20,28 +22,24 @@ How the game contract's features enter, as in agents/mcts.py:
 - the network's value is for the player to move; the tree stores every value from player 0's
   side, so this agent plays two-player zero-sum games only.
 
-`search_many` runs several trees in lockstep and evaluates their new leaves in one network
-call: self-play (learn/alphazero.py) plays many games at once that way, which is where the
-batching gain comes from. Weights files are written by `boardlab train GAME alphazero`.
+Weights files are written by `boardlab train GAME alphazero`.
 """
 
 from __future__ import annotations
 
-import math
 import os
-import random
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..core.agent import Agent, Clock, collector_paused
-from ..core.game import CHANCE, TERMINAL, BoardLabError, Game, State
-from ..core.match import draw_outcome
+from ..core.game import CHANCE, BoardLabError, Game, State
 from ..core.weights import one_torch_thread, shipped_weights
-from .mcts import principal_variation, reused_node
+from .mcts import PV_LENGTH, REUSE_DEPTH
+from .puct import ArrayForest, pick_move
 
 FORMAT = "boardlab-alphazero"
 VERSION = 1
@@ -149,196 +147,6 @@ def build_network(planes: int, height: int, width: int, actions: int, channels: 
     return PolicyValueNet()
 
 
-class Node:
-    """One position of the tree; `value_sum` holds player 0's returns."""
-
-    __slots__ = ("state", "mover", "prior", "visits", "value_sum", "children", "priors",
-                 "outcomes")
-
-    def __init__(self, state: State, prior: float) -> None:
-        self.state = state
-        self.mover = state.current_player()
-        """The player to move here, CHANCE or TERMINAL."""
-        self.prior = prior
-        self.visits = 0
-        self.value_sum = 0.0
-        self.children: dict[int, Node] = {}
-        self.priors: dict[int, float] | None = None
-        """Decision nodes: the network's prior of each legal move, once evaluated."""
-        self.outcomes: list[tuple[int, float]] = (
-            state.chance_outcomes() if self.mover == CHANCE else [])
-
-
-Evaluate = Callable[[list[State]], tuple[np.ndarray, np.ndarray]]
-"""States (each with a player to move) -> (priors over all actions, values for the mover)."""
-
-
-class PUCTSearch:
-    """The search itself, without the network: `evaluate` turns a batch of states into priors
-    and values. Kept apart from the agent so that self-play drives many trees at once."""
-
-    def __init__(self, c_puct: float, rng: random.Random) -> None:
-        self.c_puct = c_puct
-        self.rng = rng
-        self.u_range: dict[int, tuple[float, float]] = {}
-        """Per root (by id): the least and greatest PUCT score met at it (seed 003, scheme 1,
-        our first reading)."""
-        self.tree_range: dict[int, tuple[float, float]] = {}
-        """Per root (by id): the least and greatest PUCT score met anywhere in its tree (seed
-        003, scheme 1 as the seed writes it)."""
-
-    def search_many(self, roots: Collection[Node], sims: int, evaluate: Evaluate,
-                    noise: Callable[[Node], None] | None = None,
-                    clock: Clock | None = None, leaves: int = 1) -> int:
-        """`sims` simulations in every tree (0: no limit), `leaves` leaves per tree per step,
-        evaluated together, or fewer if `clock` expires first (each tree gets at least one).
-        Within a step each descent after a tree's first meets the paths before it as visits
-        that lost (a virtual loss, taken back before the real values are backed up), so it
-        goes elsewhere. Returns the simulations run per tree."""
-        self.u_range.clear()
-        self.tree_range.clear()
-        unexpanded = [root for root in roots if root.priors is None and root.mover >= 0]
-        if unexpanded:
-            self._expand(unexpanded, evaluate)
-        if noise is not None:
-            for root in roots:
-                noise(root)
-        if sims == 0 and (clock is None or clock.budget is None):
-            raise ValueError("search_many: sims=0 (no limit) needs a clock with a budget")
-        done = 0
-        while done < sims or sims == 0:
-            if done > 0 and clock is not None and clock.expired():
-                break
-            step = leaves if sims == 0 else min(leaves, sims - done)
-            done += step
-            paths = []
-            for root in roots:
-                for _ in range(step):
-                    paths.append(self._descend(root))
-                    if step > 1:
-                        _virtual_loss(paths[-1], 1)
-            if step > 1:
-                for path in paths:
-                    _virtual_loss(path, -1)
-            waiting = [path for path in paths if path[-1].mover >= 0
-                       and path[-1].priors is None]
-            if step > 1:  # two descents may end on one leaf: it is evaluated once
-                waiting = list({id(path[-1]): path for path in waiting}.values())
-            values = self._expand([path[-1] for path in waiting], evaluate) if waiting else []
-            leaf_value = {id(path[-1]): v for path, v in zip(waiting, values)}
-            for path in paths:
-                leaf = path[-1]
-                if leaf.mover == TERMINAL:
-                    value = leaf.state.returns()[0]
-                elif id(leaf) in leaf_value:
-                    value = leaf_value[id(leaf)]
-                else:  # a leaf reached twice in one step (only with duplicate roots)
-                    value = leaf.value_sum / max(leaf.visits, 1)
-                for node in path:
-                    node.visits += 1
-                    node.value_sum += value
-        return done
-
-    def _descend(self, root: Node) -> list[Node]:
-        """Follow PUCT (and chance draws) from `root` to a node not yet evaluated."""
-        node, path = root, [root]
-        while True:
-            mover = node.mover
-            if mover == TERMINAL or (mover >= 0 and node.priors is None):
-                return path
-            if mover == CHANCE:
-                action = draw_outcome(node.outcomes, self.rng.random())
-                child = node.children.get(action)
-                if child is None:
-                    child = node.children[action] = Node(node.state.child(action), 1.0)
-            else:
-                action = self._select(node, root)
-                child = node.children.get(action)
-                if child is None:
-                    assert node.priors is not None
-                    child = node.children[action] = Node(node.state.child(action),
-                                                         node.priors[action])
-            node = child
-            path.append(node)
-
-    def _select(self, node: Node, root: Node) -> int:
-        assert node.priors is not None
-        sign = 1.0 if node.mover == 0 else -1.0
-        explore = self.c_puct * math.sqrt(max(node.visits, 1))
-        best_score, best = -math.inf, -1
-        low, high = math.inf, -math.inf
-        children = node.children
-        for action, prior in node.priors.items():
-            child = children.get(action)
-            if child is None or child.visits == 0:
-                score = explore * prior
-            else:
-                score = (sign * child.value_sum / child.visits
-                         + explore * prior / (1 + child.visits))
-            if score > best_score:
-                best_score, best = score, action
-            low, high = min(low, score), max(high, score)
-        for ranges, seen in ((self.tree_range, True), (self.u_range, node is root)):
-            if seen:
-                old_low, old_high = ranges.get(id(root), (math.inf, -math.inf))
-                ranges[id(root)] = (min(low, old_low), max(high, old_high))
-        return best
-
-    def _expand(self, nodes: list[Node], evaluate: Evaluate) -> list[float]:
-        """Set the priors of `nodes` from one network call; their values, player 0's side."""
-        priors, values = evaluate([node.state for node in nodes])
-        out = []
-        for node, prior_row, value in zip(nodes, priors, values):
-            legal = node.state.legal_actions()
-            masked = prior_row[legal].astype(np.float64)  # as learn/puct.py, to the last bit
-            total = float(masked.sum())
-            probs = masked / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
-            node.priors = dict(zip(legal, probs.tolist()))
-            out.append(float(value) if node.mover == 0 else -float(value))
-        return out
-
-
-def _virtual_loss(path: list[Node], sign: int) -> None:
-    """Count `path` as visited and lost by each player who chose a move on it (`sign` 1), or
-    take that back (-1). Values are summed from player 0's side, so a loss for player 0 is -1."""
-    path[0].visits += sign
-    for parent, node in zip(path, path[1:]):
-        node.visits += sign
-        if parent.mover >= 0:
-            node.value_sum -= sign * (1.0 if parent.mover == 0 else -1.0)
-
-
-def add_dirichlet_noise(root: Node, alpha: float, fraction: float, rng: np.random.Generator
-                        ) -> None:
-    """Mix Dir(alpha) noise into the root priors (AlphaZero's exploration in self-play)."""
-    if root.priors is None or len(root.priors) < 2 or alpha <= 0:
-        return
-    noise = rng.dirichlet([alpha] * len(root.priors))
-    root.priors = {a: (1 - fraction) * p + fraction * n
-                   for (a, p), n in zip(root.priors.items(), noise)}
-
-
-def visit_policy(root: Node, num_actions: int) -> np.ndarray:
-    """The root's visit counts as a distribution over the whole action space."""
-    policy = np.zeros(num_actions, dtype=np.float32)
-    for action, child in root.children.items():
-        policy[action] = child.visits
-    total = policy.sum()
-    return policy / total if total > 0 else policy
-
-
-def choose_move(root: Node, temperature: float, rng: random.Random) -> int:
-    """The most visited child (ties: the higher prior), or one drawn by visits^(1/T)."""
-    priors = root.priors
-    assert priors is not None
-    actions = list(priors)
-    visits = [root.children[a].visits if a in root.children else 0 for a in actions]
-    if temperature > 0 and sum(visits) > 0:
-        weights = [v ** (1.0 / temperature) for v in visits]
-        return rng.choices(actions, weights)[0]
-    return max(zip(actions, visits), key=lambda item: (item[1], priors[item[0]]))[0]
-
-
 class SeatFrame:
     """Moves as the mover sees them (`Game.action_frame`): the network's outputs and policy
     targets use these ids, the search and the game the absolute ones. Where a game turns the
@@ -408,7 +216,7 @@ class NetworkEvaluator:
 
     def on_planes(self, planes: np.ndarray, movers: Collection[int]
                   ) -> tuple[np.ndarray, np.ndarray]:
-        """The same for positions already encoded (learn/puct.py's forest encodes its own)."""
+        """The same for positions already encoded (agents/puct.py's forest encodes its own)."""
         torch = self.torch
         with torch.no_grad():
             logits, values = self.network(torch.from_numpy(planes.astype(np.float32,
@@ -456,14 +264,17 @@ class AlphaZeroAgent(Agent):
         # network here), which would otherwise spend the first move's clock on one simulation.
         with one_torch_thread():
             self.evaluate([state])
-        self.search = PUCTSearch(self.settings.c_puct, self.rng)
+        # One tree; array rules make its leaves in numba where the game has them (games with
+        # chance nodes declare none, and make theirs by their States).
+        self.forest = ArrayForest(self.settings.c_puct, capacity=256,
+                                  rules=game.array_rules(), rng=self.rng)
         self.info: dict[str, Any] = {}
-        self.tree: tuple[Node, int] | None = None
-        """(root, the move we played) kept for reuse at our next move."""
+        self.played: int | None = None
+        """The move we played from the forest's root, for reuse at our next move."""
 
     def start_game(self, player: int, seed: int) -> None:
         super().start_game(player, seed)
-        self.tree = None
+        self.played = None
 
     @classmethod
     def cannot_play(cls, game: Game) -> str | None:
@@ -524,7 +335,7 @@ class AlphaZeroAgent(Agent):
     # --- playing -------------------------------------------------------------------------------
     def act(self, state: State, clock: Clock) -> int:
         actions = state.legal_actions()
-        last, self.tree = self.tree, None
+        played, self.played = self.played, None
         if len(actions) == 1:  # nothing to think about; the old tree no longer fits either
             self.info = {"simulations": 0, "value": None, "visits": {}, "heat": {},
                          "reused_visits": 0, "pv": [state.action_to_str(actions[0])]}
@@ -532,37 +343,39 @@ class AlphaZeroAgent(Agent):
         settings = self.settings
         if settings.time > 0 and (clock.budget is None or settings.time < clock.remaining()):
             clock = Clock.start(settings.time)
-        found = reused_node(*last, state) if last is not None else None
-        root = found if found is not None else Node(state, 1.0)
-        reused = root.visits
+        forest = self.forest
+        forest.rng = self.rng
+        found = forest.find(0, played, state, REUSE_DEPTH) if played is not None else -1
+        if found >= 0:  # the position after our move and the replies, with its subtree
+            forest.keep_nodes([found])
+        reused = int(forest.visits[0]) if found >= 0 else 0
         noise = None
         if settings.dirichlet_alpha > 0:
             generator = np.random.default_rng(self.rng.getrandbits(32))
 
-            def noise(node: Node) -> None:
-                add_dirichlet_noise(node, settings.dirichlet_alpha, settings.noise_fraction,
-                                    generator)
-        self.search.rng = self.rng
-        self.search.u_range.clear()
+            def noise(priors: np.ndarray) -> np.ndarray:
+                if len(priors) < 2:
+                    return priors
+                mixed = generator.dirichlet([settings.dirichlet_alpha] * len(priors))
+                return (1 - settings.noise_fraction) * priors + settings.noise_fraction * mixed
         with one_torch_thread(), collector_paused():
-            simulations = self.search.search_many([root], settings.sims, self.evaluate, noise,
-                                                  clock, settings.leaves)
-        move = choose_move(root, settings.temperature, self.rng)
+            result = forest.search([state], settings.sims, self.evaluate.on_planes, noise,
+                                   clock, settings.leaves)[0]
+        move = int(result.actions[pick_move(result, settings.temperature, self.rng)])
         if settings.reuse and not self.game.facts.hidden_information:
-            self.tree = (root, move)
-        me = state.current_player()
-        top = sorted(root.children.items(), key=lambda item: -item[1].visits)[:5]
-        total = sum(child.visits for child in root.children.values()) or 1
+            self.played = move
+        names = [state.action_to_str(int(a)) for a in result.actions]
+        top = np.argsort(-result.visits, kind="stable")[:5]
+        total = int(result.visits.sum()) or 1
         self.info = {
-            "simulations": simulations,
+            "simulations": result.simulations,
             "reused_visits": reused,
-            "value": (root.value_sum / root.visits) * (1 if me == 0 else -1),
-            "visits": {state.action_to_str(a): child.visits for a, child in top},
-            "heat": {"visit share": {state.action_to_str(a): child.visits / total
-                                     for a, child in root.children.items()},
-                     "prior": {state.action_to_str(a): float(p)
-                               for a, p in (root.priors or {}).items()}},
-            "pv": principal_variation(root, move),
+            "value": result.value,
+            "visits": {names[i]: int(result.visits[i]) for i in top if result.visits[i] > 0},
+            "heat": {"visit share": {name: int(v) / total
+                                     for name, v in zip(names, result.visits) if v > 0},
+                     "prior": {name: float(p) for name, p in zip(names, result.priors)}},
+            "pv": forest.most_visited_line(0, state, move, PV_LENGTH),
         }
         return move
 

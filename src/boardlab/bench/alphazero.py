@@ -2,12 +2,14 @@
 
 Two tasks per game, each with its denominator measured in the same run (`attach_ratios`):
 - `selfplay-alphazero` (positions/s, a position = one self-play decision): the compiled array
-  search (learn/puct.py) with `LOCKSTEP` games a worker, its leaves made by the game's States
+  search (agents/puct.py) with `LOCKSTEP` games a worker, its leaves made by the game's States
   in Python (`rules=state`) and, where the game declares array rules, inside numba
   (`rules=arrays`, the default), each with a fresh tree every move (`reuse=false`) and, for
   the game's fastest leaves, with tree reuse (`reuse=true`: the subtree under the move played
-  kept, only the visits missing to `SIMS` searched), against the reference Node search with
-  the trainer's former default of 16 games a worker (`search=nodes`), all on `WORKERS` worker
+  kept, only the visits missing to `SIMS` searched), against the conditions of the Node
+  search it replaced (`search=nodes`: the plain network, State leaves, fresh trees; the Node
+  search itself now lives in the tests) with the trainer's former default of 16 games a
+  worker, all on `WORKERS` worker
   processes (one, in this process, with --quick), `SIMS` simulations a move;
 - `selfplay-alphazero-games` (positions/s, measured only when `--tasks` names it): whole
   self-play games from the start, as training plays them (temperature 1 for the trainer's

@@ -3,7 +3,7 @@
 A game that declares `Game.array_rules()` describes each position as `width` int64 words (on
 a board of bitboards: the two sides' discs, the player to move, its moves) and gives five numba
 functions over such rows. A search keeps its nodes' rows in one (nodes, width) array and
-calls the functions inside its own compiled kernel (learn/puct.py): making a leaf, listing
+calls the functions inside its own compiled kernel (agents/puct.py): making a leaf, listing
 its moves, scoring the end of the game and encoding the leaf for the network never go back
 to Python. The `State` stays the reference: the game's tests check every function against it
 move by move on many random games.

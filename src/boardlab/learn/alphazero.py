@@ -5,9 +5,9 @@ beats it; AlphaZero dropped the gate, and `eval_games=0` does too).
 One iteration (one unit of `train_until`; `boardlab train GAME alphazero --episodes N` runs N):
 1. self-play: `workers` processes (or Ray actors) each play `games_per_worker` games *in
    lockstep*: every game's tree takes one simulation step, then all their new leaves go
-   through the network in one call (learn/puct.py `ArrayForest`, its leaves made inside
-   numba where the game declares array rules, or agents/alphazero.py `PUCTSearch` with
-   `search=nodes`, the reference kept for comparison and for games with chance nodes), with
+   through the network in one call (agents/puct.py `ArrayForest`, the agent's search too,
+   its leaves made inside numba where the game declares array rules, else by the game's
+   States, chance nodes included), with
    Dirichlet noise at the root and temperature 1 for the first `temperature_moves`
    decisions, 0 after; with `reuse` (search=arrays) the subtree under the move played stays
    as the next root's tree (Leela Zero's and KataGo's tree reuse), its root gets fresh

@@ -12,13 +12,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, Node, PUCTSearch, SeatFrame
+from ..agents.alphazero import AlphaZeroAgent, NetworkEvaluator, SeatFrame
+from ..agents.puct import ArrayForest, RootResult, pick_move
 from ..core.game import CHANCE, Game, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_game
 from ..core.workers import ActorPool
 from .az_settings import AlphaZeroTraining
-from .puct import ArrayForest, RootResult, on_planes, pick_move, result_of, traced_for_inference
+from .puct import traced_for_inference
 from .value_targets import Decision, value_targets
 
 
@@ -63,39 +64,21 @@ Noise = Callable[[np.ndarray], np.ndarray]
 Search = Callable[[list[State], int, NetworkEvaluator, "Noise | None"], list[RootResult]]
 
 
-def array_forest(game: Game, c_puct: float, kind: str, rules: str = "arrays"
-                 ) -> ArrayForest | None:
-    """The compiled array forest for `kind` arrays, its leaves made by the game's array rules
-    where it declares them (and `rules` is arrays) or by its States; None where the reference
-    Node search plays (`kind` nodes, and always for games with chance nodes)."""
-    if kind != "arrays" or game.facts.has_chance:
-        return None
-    return ArrayForest(c_puct, rules=game.array_rules() if rules == "arrays" else None)
+def array_forest(game: Game, c_puct: float, kind: str, rng: random.Random,
+                 rules: str = "arrays") -> ArrayForest:
+    """The PUCT forest (agents/puct.py) for self-play, its leaves made by the game's array
+    rules where it declares them (and `kind` and `rules` are arrays), else by its States
+    (always so for games with chance nodes, whose outcomes it draws from `rng`)."""
+    arrays = kind == "arrays" and rules == "arrays"
+    return ArrayForest(c_puct, rules=game.array_rules() if arrays else None, rng=rng)
 
 
-def searcher(game: Game, c_puct: float, kind: str, rng: random.Random, rules: str = "arrays",
-             forest: ArrayForest | None = None) -> Search:
-    """`search(states, sims, evaluate, noise)` -> a RootResult per state: `forest` (or a new
-    `array_forest`), or the reference Node search where there is none."""
-    forest = forest or array_forest(game, c_puct, kind, rules)
-    if forest is not None:
-        array_search = forest
-
-        def search_arrays(states: list[State], sims: int, evaluate: NetworkEvaluator,
-                          noise: Noise | None = None) -> list[RootResult]:
-            return array_search.search(states, sims, on_planes(evaluate), noise)
-        return search_arrays
-    reference = PUCTSearch(c_puct, rng)
-
+def searcher(forest: ArrayForest) -> Search:
+    """`search(states, sims, evaluate, noise)` -> a RootResult per state, by `forest`, the
+    network given the planes the forest encodes."""
     def search(states: list[State], sims: int, evaluate: NetworkEvaluator,
                noise: Noise | None = None) -> list[RootResult]:
-        roots = [Node(state, 1.0) for state in states]
-
-        def noisy(root: Node) -> None:
-            if noise is not None and root.priors is not None:
-                root.priors = dict(zip(root.priors, noise(np.array(list(root.priors.values())))))
-        reference.search_many(roots, sims, evaluate, noisy)
-        return [result_of(reference, root) for root in roots]
+        return forest.search(states, sims, evaluate.on_planes, noise)
     return search
 
 
@@ -135,8 +118,8 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
         network = traced_for_inference(network, game_input_shape(game),
                                        config.inference == "bfloat16")
     evaluate = NetworkEvaluator(network, torch, frame)
-    forest = array_forest(game, config.c_puct, config.search, config.rules)
-    search = searcher(game, config.c_puct, config.search, rng, config.rules, forest)
+    forest = array_forest(game, config.c_puct, config.search, rng, config.rules)
+    search = searcher(forest)
     noise = dirichlet(config.dirichlet_alpha, config.noise_fraction,
                       np.random.default_rng(seed))
     started = time.perf_counter()
@@ -190,7 +173,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
                 tally.adjudicated += 1
         going = [k for k, i in enumerate(active) if not states[i].is_terminal()
                  and i not in ended and not 0 < moves <= len(histories[i])]
-        if forest is not None and config.reuse and going:
+        if config.search == "arrays" and config.reuse and going:
             forest.keep(going, [played[k] for k in going])
         active = [active[k] for k in going]
     finals = [ended.get(i) or list(state.returns()) for i, state in enumerate(states)]
@@ -209,7 +192,7 @@ def self_play(game: Game, network: Any, config: AlphaZeroTraining, games: int, s
                       np.stack([d.policy for d in decisions]),
                       np.concatenate(values).astype(np.float32))
     stats = SelfPlayStats(games, len(decisions), time.perf_counter() - started, evaluate.calls,
-                          evaluate.positions, forest.reused if forest is not None else 0)
+                          evaluate.positions, forest.reused)
     stats.add(tally)  # the ends of games: resignations, adjudications
     return samples, stats
 
@@ -283,7 +266,7 @@ def play_networks(game: Game, first: Any, second: Any, games: int, sims: int, c_
 
     rng = random.Random(seed)
     evaluators = [NetworkEvaluator(first, torch, frame), NetworkEvaluator(second, torch, frame)]
-    run = searcher(game, c_puct, search, rng)
+    run = searcher(array_forest(game, c_puct, search, rng))
     states, seats = [], []
     for i in range(games):
         state = game.initial_state(seed=derive_seed(seed, "gate", i))

@@ -24,8 +24,11 @@ class AlphaZeroTraining:
     sims: int = 64
     """Simulations per self-play move."""
     search: str = "arrays"
-    """Self-play search: arrays (learn/puct.py, compiled) or nodes (agents/alphazero.py's
-    reference PUCTSearch, as before; games with chance nodes always use it)."""
+    """Self-play always searches with agents/puct.py's forest (the agent's search). arrays:
+    the traced network, the leaves as `rules` says, tree reuse as `reuse` says; nodes: the
+    conditions of the Node search it replaced (issue 33: that search now lives in the tests
+    as the reference), i.e. the plain network, State leaves and a fresh tree every move,
+    kept so that old command lines run and `boardlab bench` has its denominator."""
     rules: str = "arrays"
     """Leaves of search=arrays: arrays (the game's rules compiled over arrays, inside the
     search's numba calls, where the game declares them: `Game.array_rules`) or state (its
