@@ -288,12 +288,14 @@ class MinimaxAgent(Agent):
         return best_action, alpha
 
     def _compiled_root(self, state: State, ordered: list[int], depth: int) -> tuple[int, float]:
-        """One iteration in the game's kernel; a node budget stands in for the clock there."""
+        """One iteration in the game's kernel, stopped by the timer `act` set (a kernel without
+        `stop_at`: by a node budget that the remaining time allows)."""
         max_nodes = 2**62
         remaining = self.clock.remaining()
-        if remaining != float("inf"):
-            if remaining <= 0:
-                raise _OutOfTime
+        if remaining <= 0:
+            raise _OutOfTime
+        if remaining != float("inf") and not hasattr(self.kernel, "stop_at"):
+            # No timer can stop this search: a node budget stands in for the clock.
             rate = self.nodes / max(self.clock.elapsed(), 1e-3) if self.nodes else 2e5
             # The kernel's table outlives the move, so the first iterations are answered from
             # it in no time with few nodes, and a rate measured on them starves the next one

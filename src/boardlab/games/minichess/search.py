@@ -134,13 +134,13 @@ def null_move_allowed(board, player):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, mode):
     """The value for `player` (to move) of the position on line.board (Zobrist `key`),
     searched `depth` plies deep within (alpha, beta): exact inside, a bound outside. At ply 0
     the moves are the caller's, in its order. `mode`: alphabeta.py's bits (0: the plain
     search). One self-recursive function: numba's cache reloads mutually recursive ones
-    wrongly."""
+    wrongly. Releases the GIL, so that the timer of `SearchMemory.stop_at` can stop it."""
     if count_node(tables):
         return 0.0
     engine = mode & ENGINE

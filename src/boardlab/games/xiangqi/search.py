@@ -94,14 +94,15 @@ def null_move_allowed(board, player):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_plies,
           mode):
     """The value for `player` (to move) of the position line.keys[top], searched `depth`
     plies deep within (alpha, beta): exact inside the window, a bound outside (fail-soft).
     At ply 0 (the root) the moves are the caller's, in its order. `mode`: alphabeta.py's bits
     (0: the plain search). One self-recursive function: numba's cache reloads mutually
-    recursive ones wrongly."""
+    recursive ones wrongly. Releases the GIL, so that the timer of `SearchMemory.stop_at`
+    can stop it."""
     if count_node(tables):
         return 0.0
     engine = mode & ENGINE
