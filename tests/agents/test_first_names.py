@@ -10,7 +10,7 @@ from boardlab.core.game import Evaluators, Game
 LISTED = {
     "jungle": {"greedy", "minimax", "course-greedy", "course-minimax", "course-minimax-boxed"},
     "reversi": {"positional", "discs", "mobility"},
-    "minichess": {"material", "positional"},
+    "minichess": {"material", "positional", "tuned"},
     "xiangqi": {"positional"},
     "sequence": {"location-value", "window-potential"},
 }

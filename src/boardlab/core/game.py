@@ -61,6 +61,28 @@ class GameFacts:
     zero_sum: bool = True
 
 
+@dataclass(frozen=True)
+class LinearEvaluation:
+    """A game's evaluation as a tuner sees it (`Game.linear_evaluation`, learn/texel.py): linear
+    in a parameter array, player 0's value of a state being sum(sign * parameters.flat[index])
+    over the state's features. For a chess-like game the parameters are a piece-square table,
+    value plus bonus of piece type k on square s as player 0 sees it (player 1's pieces read the
+    mirrored square with the opposite sign)."""
+
+    shape: tuple[int, ...]
+    """The parameters' shape."""
+    features: Callable[["State"], tuple[np.ndarray, np.ndarray]]
+    """A state -> (flat indices into the parameters, int64; signs, +-1), one pair per feature."""
+    parameters: Callable[[str], np.ndarray]
+    """A named evaluator (`Game.evaluators`) -> its parameters (`shape`, float64); ValueError
+    for one that is not linear in them."""
+    fixed: np.ndarray
+    """Boolean, `shape`: the parameters a tuner keeps as they are (a king's huge value)."""
+    unit: float
+    """A small piece's worth in the evaluation's units (a pawn's): how close a quiescence
+    value must stay to the static one for a position to count as quiet."""
+
+
 def require_at_least(settings: Any, **least: int) -> None:
     """For a `Settings.__post_init__`: ValueError `NAME must be at least N` for the first of
     the fields named here that is below its least value."""
@@ -170,6 +192,11 @@ class Game:
     def learning_kit(self) -> "LearningKit[Any] | None":
         """The pieces the learning agents need (core/learning.py): a table key for Q-learning
         and the game's named reward functions; None = the learners cannot train here."""
+        return None
+
+    def linear_evaluation(self) -> LinearEvaluation | None:
+        """The game's evaluators as parameters a tuner may fit (learn/texel.py, `boardlab train
+        GAME texel`), or None (the default): no evaluator of the game is linear in a table."""
         return None
 
     def action_frame(self, player: int) -> np.ndarray | None:

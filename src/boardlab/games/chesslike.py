@@ -11,14 +11,17 @@ kernel can reuse as arrays.
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, ClassVar, Iterable, Mapping, Self, Sequence
 
 import numpy as np
 
 from ..core.benchcases import BenchCases, MoveGeneration, PeerGame, Sizes
-from ..core.game import (CompiledSearch, EngineDialect, Game, GameFacts, ParseError, State,
-                         WinnerState, random_opening, require_at_least)
+from ..core.game import (BoardLabError, CompiledSearch, EngineDialect, Game, GameFacts,
+                         LinearEvaluation, ParseError, State, WinnerState, random_opening,
+                         require_at_least)
 
 Board = list[int]
 
@@ -291,6 +294,84 @@ def material_and_position(board: Sequence[int], player: int, values: Sequence[fl
             value += tables[kind][seen]
         score += value if cell > 0 else -value
     return score if player == 0 else -score
+
+
+def piece_square_parameters(values: Sequence[float], tables: Sequence[Sequence[float]] | None,
+                             squares: int) -> np.ndarray:
+    """parameters[k, s] = values[k] + tables[k][s] (or values[k]; row 0, the empty cell, 0):
+    what player 0's piece of type k on square s adds, added as material_and_position adds."""
+    parameters = np.zeros((len(values), squares), dtype=np.float64)
+    for kind in range(1, len(values)):
+        for square in range(squares):
+            parameters[kind, square] = values[kind] + (tables[kind][square] if tables else 0)
+    return parameters
+
+
+def signed_table(parameters: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The compiled search's table (games/alphabeta.py `evaluate`) of piece-square parameters:
+    table[cell + K, s], K the largest type, is parameters[cell, s] for player 0's pieces and
+    -parameters[-cell, mirrored s] for player 1's."""
+    kinds = parameters.shape[0] - 1
+    mirrored = [mirror_square(square, rows, cols) for square in range(rows * cols)]
+    table = np.zeros((2 * kinds + 1, rows * cols), dtype=np.float64)
+    for kind in range(1, kinds + 1):
+        table[kinds + kind] = parameters[kind]
+        table[kinds - kind] = -parameters[kind, mirrored]
+    return table
+
+
+def piece_square_evaluation(parameters: Callable[[str], np.ndarray], kinds: int, rows: int,
+                            cols: int, fixed_kinds: Sequence[int] = (),
+                            unit: float = 1.0) -> LinearEvaluation:
+    """`Game.linear_evaluation` of a chess-like game whose evaluators are material_and_position
+    sums: a (kinds + 1, squares) table, player 1's pieces on the mirrored square with a minus
+    sign; `parameters(evaluator)` gives a named evaluator's table, `fixed_kinds` the piece types
+    a tuner keeps."""
+    squares = rows * cols
+    mirrored = np.array([mirror_square(square, rows, cols) for square in range(squares)])
+    fixed = np.zeros((kinds + 1, squares), dtype=bool)
+    fixed[0] = True  # the empty cell is never a feature
+    fixed[list(fixed_kinds)] = True
+
+    def features(state: Any) -> tuple[np.ndarray, np.ndarray]:
+        board = np.asarray(state.board, dtype=np.int64)
+        square = np.flatnonzero(board)
+        cell = board[square]
+        seen = np.where(cell > 0, square, mirrored[square])
+        return np.abs(cell) * squares + seen, np.sign(cell)
+
+    return LinearEvaluation((kinds + 1, squares), features, parameters, fixed, unit)
+
+
+TUNED_FORMAT = "boardlab-texel"
+"""The `format` entry of a tuned evaluation file (learn/texel.py writes it)."""
+
+
+def read_tuned_table(path: str | Path, game: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The `table` (float64, `shape`) of a tuned evaluation file for `game`; a BoardLabError of
+    one sentence naming the file when it is not one."""
+    def wrong(reason: str) -> BoardLabError:
+        return BoardLabError(f"{path} is not a tuned {game} evaluation ({reason}); make one "
+                             f"with `boardlab train {game} texel --out FILE`")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            fields = {name: data[name] for name in ("format", "game", "table")
+                      if name in data.files}
+    except FileNotFoundError:
+        raise wrong("no such file") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        raise wrong("not an .npz archive without pickled objects") from None
+    if str(fields.get("format", "")) != TUNED_FORMAT:
+        raise wrong(f"format {str(fields.get('format', 'missing'))!r}, not {TUNED_FORMAT!r}")
+    if str(fields.get("game", "")).split(":")[0] != game:
+        raise wrong(f"it was tuned for {str(fields.get('game'))!r}")
+    table = fields.get("table")
+    if table is None or table.shape != shape or table.dtype.kind != "f":
+        found = "no table" if table is None else f"a {table.dtype} table of shape {table.shape}"
+        raise wrong(f"{found}, not float of shape {shape}")
+    if not np.all(np.isfinite(table)):
+        raise wrong("its table holds a value that is not finite")
+    return np.ascontiguousarray(table, dtype=np.float64)
 
 
 # --- bench cases ---------------------------------------------------------------------------------

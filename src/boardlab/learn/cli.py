@@ -1,4 +1,4 @@
-"""`boardlab train GAME qlearning|dqn --out PATH ...`: the train subcommand.
+"""`boardlab train GAME qlearning|dqn|alphazero|texel --out PATH ...`: the train subcommand.
 
 cli.py calls `add_train_parser(subparsers)`; this module owns the arguments and the command.
 """
@@ -15,19 +15,24 @@ from typing import Any
 from ..core.game import ParseError
 from ..core.registry import build_settings, make_game, split_params
 
-ALGORITHMS = ("qlearning", "dqn", "alphazero")
+ALGORITHMS = ("qlearning", "dqn", "alphazero", "texel")
 
 
 def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add `train` to an argparse subparsers object; the command runs `args.run(args)`."""
     train = subparsers.add_parser(
-        "train", help="train a learning agent (qlearning, dqn, alphazero); a rerun resumes",
+        "train", help="train a learning agent (qlearning, dqn, alphazero) or tune an "
+                      "evaluation table (texel); a rerun resumes",
         description="Train a learning agent with a progress bar, periodic evaluation against "
                     "random and greedy, a metrics CSV and a learning-curve PNG next to --out. "
                     "Rerunning the same command resumes from the checkpoint PATH.ckpt. "
                     "For alphazero an episode is a whole iteration (self-play, training, "
                     "gate): --episodes counts iterations, minutes= in --params stops early, "
-                    "and an --out without a suffix is a directory (DIR/weights.pt).")
+                    "and an --out without a suffix is a directory (DIR/weights.pt). "
+                    "texel fits the game's evaluation table to the results of a search's "
+                    "games (learn/texel.py): --params positions=,depth=,start=,l2=,workers=...; "
+                    "--seed is its seed, --episodes and the evaluation flags are not used; the "
+                    "positions are kept in OUT.positions.npz, which a rerun reuses.")
     train.add_argument("game", help="game spec (`boardlab games` lists them)")
     train.add_argument("agent", choices=ALGORITHMS)
     train.add_argument("--out", required=True, help="weights file to write, e.g. "
@@ -88,6 +93,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")  # curves are files; no window, whatever the machine has
     console = Console()
     torch.set_num_threads(1)  # small networks: a second thread only contends (measured)
+    if args.agent == "texel":
+        return cmd_texel(args, console)
     out = Path(args.out)
     if args.agent == "alphazero" and not out.suffix:  # the directory its older runs wrote
         out = out / "weights.pt"
@@ -130,6 +137,32 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"{report.updates} updates in {report.train_seconds:.0f}s of training, "
                   f"{report.eval_seconds:.0f}s of evaluation; {time.time() - started:.0f}s "
                   "wall)")
+    return 0
+
+
+def cmd_texel(args: argparse.Namespace, console: Any) -> int:
+    """`boardlab train GAME texel`: collect (or resume) positions, fit, write --out."""
+    from .texel import TexelSettings, describe, run
+
+    given = split_params(args.params, "train texel --params")
+    given.setdefault("seed", str(args.seed))
+    settings = build_settings(TexelSettings, given, "train texel --params")
+    bar = ProgressBar(not args.no_progress, settings.positions)
+    started = time.time()
+
+    def on_chunk(count: int) -> None:
+        done = min(count, settings.positions)
+        bar.start(argparse.Namespace(episodes=done))  # once; nothing when progress is off
+        if bar.progress is not None:
+            bar.progress.update(bar.task, completed=done, info=f"{count:,} positions")
+
+    try:
+        report = run(args.game, settings, args.out, on_chunk)
+    finally:
+        bar.close()
+    console.print(describe(report))
+    console.print(f"table {args.out} ({settings.search}, seed {settings.seed}); "
+                  f"{time.time() - started:.0f}s wall")
     return 0
 
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..agents.evaluation import WIN_VALUE
 from ..core.agent import Clock
-from ..core.game import CHANCE, BoardLabError, Game, ParseError
+from ..core.game import CHANCE, BoardLabError, Game, ParseError, State
 from ..core.match import derive_seed, sample_chance
 from ..core.registry import make_agent, make_game
 
@@ -182,15 +182,39 @@ def _play_one(game: Game, seats: list[Any], settings: TeacherSettings, seed: int
               scores: list[float]) -> tuple[list[int], list[float]]:
     """One game of the search against itself; appends each decision's planes, move and score.
     Returns the movers of the labelled decisions and the game's returns (zeros at the cap)."""
+    movers: list[int] = []
+
+    def label(view: State, mover: int, chosen: int) -> None:
+        value = seats[mover].last_info().get("value")
+        if value is None:
+            raise BoardLabError(f"teacher {settings.search!r} reports no value for the mover "
+                                f"(last_info()['value']): only a search can teach")
+        planes.append(view.encode(mover))
+        actions.append(int(chosen))
+        scores.append(float(value))
+        movers.append(mover)
+    returns = play_searched_game(game, seats, seed, rng, settings.opening_plies,
+                                 settings.random_moves, settings.max_plies, label)
+    return movers, returns
+
+
+def play_searched_game(game: Game, seats: list[Any], seed: int, rng: random.Random,
+                       opening_plies: int, random_moves: float, max_plies: int,
+                       record: Callable[[State, int, int], None]) -> list[float]:
+    """One game of the seats' search against itself from a varied opening, the game loop of
+    the teacher and of the evaluation tuner (learn/texel.py): a number of random plies up to
+    `opening_plies` (drawn from `rng`), then each decision searched by the mover's seat and
+    handed to `record(the mover's view, mover, the search's move)` before a move is played:
+    the search's, or with probability `random_moves` a random one, so that positions differ.
+    Returns the game's returns (zeros when `max_plies` cut it)."""
     chance_rng = random.Random(derive_seed(seed, "chance"))
     view_rng = random.Random(derive_seed(seed, "view"))
     for seat, agent in enumerate(seats):
         agent.start_game(seat, derive_seed(seed, "agent", seat))
     state = game.initial_state(seed)
-    opening = rng.randint(0, settings.opening_plies)
-    movers: list[int] = []
+    opening = rng.randint(0, opening_plies)
     plies = 0
-    while not state.is_terminal() and plies < settings.max_plies:
+    while not state.is_terminal() and plies < max_plies:
         mover = state.current_player()
         if mover == CHANCE:
             state.apply(sample_chance(state, chance_rng))
@@ -202,17 +226,9 @@ def _play_one(game: Game, seats: list[Any], settings: TeacherSettings, seed: int
             continue
         view = state.view(mover, view_rng)
         chosen = seats[mover].act(view, Clock.start(None))
-        value = seats[mover].last_info().get("value")
-        if value is None:
-            raise BoardLabError(f"teacher {settings.search!r} reports no value for the mover "
-                                f"(last_info()['value']): only a search can teach")
-        planes.append(view.encode(mover))
-        actions.append(int(chosen))
-        scores.append(float(value))
-        movers.append(mover)
-        state.apply(rng.choice(legal) if rng.random() < settings.random_moves else chosen)
-    returns = list(state.returns()) if state.is_terminal() else [0.0] * game.num_players
-    return movers, returns
+        record(view, mover, chosen)
+        state.apply(rng.choice(legal) if rng.random() < random_moves else chosen)
+    return list(state.returns()) if state.is_terminal() else [0.0] * game.num_players
 
 
 # --- the dataset on disk -------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from boardlab.testing import check_compiled_search
 from boardlab.testing import search_decision as decide
 from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.minichess import MiniChessGame
-from boardlab.games.minichess.heuristics import material, positional
-from boardlab.games.minichess.search import EVALUATION, POSITIONAL_EVALUATION
+from boardlab.games.minichess.heuristics import material, positional, tuned
+from boardlab.games.minichess.search import EVALUATION, POSITIONAL_EVALUATION, tuned_evaluation
 
 GAME = MiniChessGame()
 
@@ -49,9 +49,10 @@ def test_the_ply_cap_inside_the_search_equals_the_python_agent():
 
 
 @pytest.mark.parametrize("depth", [1, 3])
-def test_compiled_search_with_the_positional_heuristic_equals_the_python_agent(depth):
+@pytest.mark.parametrize("evaluator", ["positional", "tuned"])
+def test_compiled_search_with_a_piece_square_heuristic_equals_the_python_agent(depth, evaluator):
     for state in positions(GAME, range(8), [0, 5, -1, -3]):
-        check_compiled_search(state, depth, evaluator="positional")
+        check_compiled_search(state, depth, evaluator=evaluator)
 
 
 def test_evaluation_equals_the_heuristic_bit_for_bit():
@@ -60,6 +61,7 @@ def test_evaluation_equals_the_heuristic_bit_for_bit():
         for player in (0, 1):
             assert evaluate(board, EVALUATION, player) == material(state, player)
             assert evaluate(board, POSITIONAL_EVALUATION, player) == positional(state, player)
+            assert evaluate(board, tuned_evaluation(), player) == tuned(state, player)
 
 
 def test_positional_bonuses_mirror_between_the_sides():

@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import Evaluators, IllegalActionError, ParseError, check_action
+from ...core.game import (Evaluators, IllegalActionError, LinearEvaluation, ParseError,
+                          check_action)
 from ...render import Drawable
 from ..chesslike import (Board, ChessLikeGame, ChessLikeSettings, ChessLikeState,
-                         mailbox_bench_cases, own_piece, text_board)
+                         mailbox_bench_cases, own_piece, piece_square_evaluation, text_board)
 from . import rules
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
                        square_name)
-from .rules import (ADJUDICATION_VALUES, COLS, LAST_ROW, LETTER_OF, NUM_ACTIONS, PAWN,
+from .rules import (ADJUDICATION_VALUES, COLS, KING, LAST_ROW, LETTER_OF, NUM_ACTIONS, PAWN,
                     PIECE_NAMES, ROWS, SQUARES)
 
 if TYPE_CHECKING:
@@ -45,10 +46,20 @@ class MiniChessGame(ChessLikeGame):
 
     @property
     def evaluators(self):
-        from .heuristics import material, positional
+        from .heuristics import material, positional, tuned
 
-        return Evaluators({"material": material, "positional": positional},
+        return Evaluators({"material": material, "positional": positional, "tuned": tuned},
                           aliases={"greedy": "material", "minimax": "material"})
+
+    def linear_evaluation(self) -> LinearEvaluation:
+        """The heuristics as piece-square tables (heuristics.parameters), the king's kept: its
+        1000 only says the game ends without it."""
+        from .heuristics import MATERIAL_VALUES, parameters
+
+        return piece_square_evaluation(lambda name: parameters(self.evaluator_name(name)),
+                                       kinds=len(MATERIAL_VALUES) - 1, rows=ROWS,
+                                       cols=COLS, fixed_kinds=(KING,),
+                                       unit=MATERIAL_VALUES[PAWN])
 
     def action_frame(self, player: int) -> np.ndarray | None:
         """Black's planes are white's turned 180 degrees (encode.py): square s is seen at

@@ -6,8 +6,9 @@ moves made and taken back in place, ordering by alphabeta.py (the table's move, 
 captures and promotions, killers, history). A node ends the game as `MiniChessState._settle`
 does: the side to move wins if it could capture the king, then the ply cap counts material,
 then a side without a move loses. Leaves are scored by a table per heuristic
-(`heuristics.material`, seed 004's material count, or `heuristics.positional`, material plus
-piece-square bonuses), summed in the same order so the floats agree.
+(`heuristics.material`, seed 004's material count, `heuristics.positional`, material plus
+piece-square bonuses, or `heuristics.tuned`, the shipped table Texel's method fitted), summed
+in the same order so the floats agree.
 
 - plain (`quiescence=False`): the table only orders moves, so the root's best move and value
   equal the Python agent's with `tt=false` (tests/games/minichess/test_minichess_search.py);
@@ -23,7 +24,8 @@ piece-square bonuses), summed in the same order so the floats agree.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import functools
+from typing import Callable, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -34,6 +36,7 @@ from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, KILLER, MAX_PLY, ROOT_MOVE
                          SearchMemory, above, below, count_node, evaluate, late_reduction,
                          null_move_worth, null_reduction, pick, probe, reduces,
                          score_moves, store_node, table_cutoff, take_value)
+from ..chesslike import signed_table
 from .heuristics import MATERIAL_VALUES, POSITION_BONUS
 from .kernels import (DRAW, KING, MAX_MOVES, PAWN, adjudicate, generate, has_move,
                       king_capturable, play, take_back)
@@ -300,13 +303,23 @@ class MiniChessSearch(SearchMemory):
         return self.result(float(self.search(window_search)), player != state.player)
 
 
+@functools.cache
+def tuned_evaluation() -> np.ndarray:
+    """The `tuned` heuristic's table (the shipped file's, read once)."""
+    from .heuristics import tuned_parameters
+
+    return signed_table(np.array(tuned_parameters(), dtype=np.float64), ROWS, COLS)
+
+
 def compiled_search(game, evaluator: str, quiescence: bool) -> MiniChessSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes, else None."""
-    from .heuristics import material, positional
+    from .heuristics import material, positional, tuned
 
-    tables = {material: EVALUATION, positional: POSITIONAL_EVALUATION}
+    tables: dict[object, Callable[[], np.ndarray]] = {
+        material: lambda: EVALUATION, positional: lambda: POSITIONAL_EVALUATION,
+        tuned: tuned_evaluation}
     table = tables.get(game.evaluators.get(evaluator))
-    return None if table is None else MiniChessSearch(quiescence, table)
+    return None if table is None else MiniChessSearch(quiescence, table())
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

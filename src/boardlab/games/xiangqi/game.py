@@ -14,15 +14,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
-from ...core.game import Evaluators, IllegalActionError, ParseError, check_action
+from ...core.game import (Evaluators, IllegalActionError, LinearEvaluation, ParseError,
+                          check_action)
 from ...render import Drawable
 from ..chesslike import (Board, ChessLikeGame, ChessLikeSettings, ChessLikeState,
-                         mailbox_bench_cases, own_piece, text_board)
+                         mailbox_bench_cases, own_piece, piece_square_evaluation,
+                         piece_square_parameters, text_board)
 from . import rules
 from .actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, MOVE_NAMES, NUM_ACTIONS
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
                        square_name)
-from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS
+from .rules import COLS, LETTER_OF, PIECE_NAMES, ROWS, SOLDIER
 
 
 
@@ -48,6 +50,19 @@ class XiangqiGame(ChessLikeGame):
 
         return Evaluators({"positional": material_and_position},
                           aliases={"greedy": "positional", "minimax": "positional"})
+
+    def linear_evaluation(self) -> LinearEvaluation:
+        """`positional` as a piece-square table (value plus bonus per piece type and square,
+        red's view), every entry free: the generals' value is 0 and both always stand."""
+        from .heuristics import PIECE_SQUARE, PIECE_VALUES
+
+        def parameters(name: str) -> np.ndarray:
+            if self.evaluator_name(name) != "positional":
+                raise ValueError(f"{name!r} is not a piece-square table of xiangqi")
+            return piece_square_parameters(PIECE_VALUES, PIECE_SQUARE, ROWS * COLS)
+
+        return piece_square_evaluation(parameters, kinds=len(PIECE_VALUES) - 1, rows=ROWS,
+                                       cols=COLS, unit=PIECE_VALUES[SOLDIER])
 
     def action_frame(self, player: int) -> np.ndarray | None:
         """Black's planes are red's turned 180 degrees (encode.py), so black's moves are too."""
