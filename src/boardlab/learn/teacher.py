@@ -299,6 +299,18 @@ def load_dataset(folder: str | Path, game: Game | None = None) -> tuple[dict[str
     return manifest, Labels.join(parts)
 
 
+def require_same_settings(made: str, found: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """Refuse to add to a file made with other settings than `wanted` (a BoardLabError
+    naming each difference): the teacher's dataset and the tuner's positions cache resume
+    only what the same command started. `made` begins the sentence ("FOLDER was labelled")."""
+    differs = [key for key, value in wanted.items() if found.get(key) != value]
+    if differs:
+        raise BoardLabError(f"{made} with other settings ("
+                            + ", ".join(f"{key}: {found.get(key)!r} there, {wanted[key]!r} "
+                                        f"now" for key in differs)
+                            + "); use another --out or the same settings")
+
+
 # --- labelling a dataset: the command's work -----------------------------------------------------
 @dataclass
 class TeachReport:
@@ -358,13 +370,7 @@ def teach(game_spec: str, settings: TeacherSettings, out: str | Path,
                 "opening_plies": settings.opening_plies, "random_moves": settings.random_moves,
                 "max_plies": settings.max_plies}
     if manifest_path.exists():
-        old = read_manifest(folder)
-        differs = [k for k, v in identity.items() if old.get(k) != v]
-        if differs:
-            raise BoardLabError(f"{folder} was labelled with other settings ("
-                                + ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} "
-                                            f"now" for k in differs)
-                                + "); use another --out or the same settings")
+        require_same_settings(f"{folder} was labelled", read_manifest(folder), identity)
     manifest_path.write_text(json.dumps(identity, indent=1) + "\n", encoding="utf-8")
 
     report = TeachReport()

@@ -52,7 +52,7 @@ from ..core.alphabeta import WIN_VALUE
 from ..core.game import BoardLabError, Game, LinearEvaluation, ParseError, State
 from ..core.match import derive_seed
 from ..core.registry import make_agent, make_game
-from .teacher import play_searched_game
+from .teacher import play_searched_game, require_same_settings
 
 FORMAT = "boardlab-texel"
 """The `format` entry of the tuned file (games/chesslike.py reads it)."""
@@ -238,12 +238,7 @@ def read_positions(path: Path, identity: dict[str, Any]) -> tuple[Positions, int
         why = f"no {error}" if isinstance(error, KeyError) else "not an .npz archive"
         raise BoardLabError(f"{path} is not a Texel positions cache ({why}); delete it to "
                             f"play the games again") from None
-    differs = [key for key, value in identity.items() if found.get(key) != value]
-    if differs:
-        raise BoardLabError(f"{path} holds positions made with other settings ("
-                            + ", ".join(f"{key}: {found.get(key)!r} there, {identity[key]!r} "
-                                        f"now" for key in differs)
-                            + "); use another --out or the same settings")
+    require_same_settings(f"{path} holds positions made", found, identity)
     return positions, chunks
 
 
