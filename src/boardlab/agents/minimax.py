@@ -66,7 +66,8 @@ class MinimaxSettings:
     """Deepest iteration in plies (chance nodes do not count as plies); 0 = no limit, the
     clock (`time` or the arena's) stops the search."""
     eval: str = ""
-    """Name of the game's heuristic for leaves; empty = the game's `minimax` heuristic."""
+    """Name of the game's heuristic for leaves; empty = the game's `minimax` heuristic, or
+    with `quiescence=true` its `engine` heuristic where it names one (MiniChess: `tuned`)."""
     start_depth: int = 1
     """First iteration's depth (seed 004 uses 4)."""
     step: int = 1
@@ -138,7 +139,11 @@ class MinimaxAgent(Agent):
 
     def __init__(self, game: Game, settings: MinimaxSettings | None = None, **params) -> None:
         super().__init__(game, settings, **params)
-        self.eval_name, self.evaluate = pick_evaluator(game, self.settings.eval, "minimax")
+        # The engine search's own default where the game names one (a heuristic measured
+        # stronger at equal time, e.g. a tuned one), else the game's `minimax` heuristic.
+        default = ("engine" if self.settings.quiescence and "engine" in game.evaluators
+                   else "minimax")
+        self.eval_name, self.evaluate = pick_evaluator(game, self.settings.eval, default)
         self.kernel = self._compiled_search()
         self._warm_up()
         self.table: dict[Any, tuple[int, float, int, int | None]] = {}
