@@ -268,6 +268,11 @@ class AlphaZeroAgent(Agent):
         # chance nodes declare none, and make theirs by their States).
         self.forest = ArrayForest(self.settings.c_puct, capacity=256,
                                   rules=game.array_rules(), rng=self.rng)
+        # A tiny search now (virtual loss included): numba compiles the forest's kernels on
+        # first use, or loads them from its cache, which would otherwise spend the first
+        # move's clock (after a fresh install, over a second: a forfeit at 0.3 s a move).
+        with one_torch_thread():
+            self.forest.search([state], 4, self.evaluate.on_planes, leaves=2)
         self.info: dict[str, Any] = {}
         self.played: int | None = None
         """The move we played from the forest's root, for reuse at our next move."""
