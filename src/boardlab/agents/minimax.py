@@ -67,8 +67,8 @@ class MinimaxSettings:
     clock (`time` or the arena's) stops the search."""
     eval: str = ""
     """Name of the game's heuristic for leaves; empty = the game's `minimax` heuristic, or
-    with `quiescence=true` its `engine` heuristic where it names one (MiniChess: `tuned`,
-    Reversi: `mobility`)."""
+    with `quiescence=true` its `engine` heuristic where it names one (the heuristic measured
+    strongest at equal time: the game's rules page says which)."""
     start_depth: int = 1
     """First iteration's depth (seed 004 uses 4)."""
     step: int = 1
