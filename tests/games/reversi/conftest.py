@@ -1,4 +1,5 @@
-"""What Reversi's search tests share: the exact end-game value by brute force."""
+"""What Reversi's search tests share: the exact end-game value by brute force, and the check
+that an agent's move keeps it."""
 
 from __future__ import annotations
 
@@ -25,3 +26,21 @@ def _exact_margin(state, player: int, known: dict | None = None) -> int:
 @pytest.fixture
 def exact_margin() -> Callable[..., int]:
     return _exact_margin
+
+
+def _keeps_margin(agent, state) -> None:
+    """`agent`'s move from `state` keeps perfect play's final margin for the mover (a best
+    move by the exact value); AssertionError naming the position if not."""
+    from boardlab.core.agent import Clock
+
+    mover = state.current_player()
+    agent.start_game(mover, 0)
+    action = agent.act(state.clone(), Clock())
+    known: dict = {}
+    assert _exact_margin(state.child(action), mover, known) == \
+        _exact_margin(state, mover, known), state.to_text()
+
+
+@pytest.fixture
+def keeps_margin() -> Callable[..., None]:
+    return _keeps_margin

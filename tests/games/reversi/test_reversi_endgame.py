@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from boardlab import Clock, make_agent
+from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.games.alphabeta import NO_LIMIT
 from boardlab.games.reversi import search
@@ -77,15 +77,10 @@ def test_the_solver_agrees_with_the_plain_search_and_the_deep_engine_search():
 
 
 @pytest.mark.parametrize("endgame", [0, 14])
-def test_the_agent_keeps_the_margin_near_the_end(endgame, exact_margin):
+def test_the_agent_keeps_the_margin_near_the_end(endgame, keeps_margin):
     agent = make_agent(f"minimax:depth=30,eval=mobility,quiescence=true,endgame={endgame}",
                        GAME)
     for state in end_positions(4, 9, 10, seed=3):
-        mover = state.current_player()
-        agent.start_game(mover, 0)
-        action = agent.act(state.clone(), Clock())
-        known: dict = {}
-        assert exact_margin(state.child(action), mover, known) == \
-            exact_margin(state, mover, known), state.to_text()
+        keeps_margin(agent, state)
         if endgame:  # decided (a win or loss) or solved: no iteration after the solve
             assert agent.last_info()["depth"] <= search.SOLVE_ITERATION

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardlab.core.agent import Clock
 from boardlab.core.registry import make_agent
 from boardlab.games.alphabeta import NO_LIMIT
 from boardlab.games.reversi import PASS, ReversiGame
@@ -119,15 +118,10 @@ def test_engine_mode_solves_end_games_exactly(exact_margin):
         assert completed and value == expected, (value, margin, state.to_text())
 
 
-def test_engine_mode_agent_plays_perfectly_near_the_end(exact_margin):
+def test_engine_mode_agent_plays_perfectly_near_the_end(keeps_margin):
     agent = make_agent("minimax:depth=12,eval=mobility,quiescence=true", GAME)
     for state in positions(range(8), [-8]):
-        mover = state.current_player()
-        agent.start_game(mover, 0)
-        action = agent.act(state.clone(), Clock())
-        known: dict = {}
-        assert exact_margin(state.child(action), mover, known) == \
-            exact_margin(state, mover, known), state.to_text()
+        keeps_margin(agent, state)
 
 
 def test_both_modes_stop_past_max_nodes():
