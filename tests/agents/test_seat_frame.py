@@ -79,14 +79,20 @@ def test_one_network_gives_a_turned_position_the_turned_priors_and_the_same_valu
     assert np.allclose(priors[0][legal], priors[1][turned_ids], atol=1e-6)
 
 
+def tiny_weights_with(path, architecture: dict, keep: bool = False):
+    """A small untrained MiniChess network's weights file at `path` whose recorded
+    architecture is `architecture` (added to the real one if `keep`)."""
+    AlphaZeroAgent(make_game("minichess"), weights="none", channels=8, blocks=1).save(path)
+    payload = load_payload(path, "boardlab-alphazero", "minichess", "test")
+    payload["architecture"] = ({**payload["architecture"], **architecture} if keep
+                               else architecture)
+    save_payload(path, payload)
+    return path
+
+
 def test_a_weights_file_from_before_the_frame_keeps_absolute_ids(tmp_path):
     game = make_game("minichess")
-    agent = AlphaZeroAgent(game, weights="none", channels=8, blocks=1)
-    path = tmp_path / "old.pt"
-    agent.save(path)
-    payload = load_payload(path, "boardlab-alphazero", "minichess", "test")
-    payload["architecture"] = {"channels": 8, "blocks": 1}  # as files were written before
-    save_payload(path, payload)
+    path = tiny_weights_with(tmp_path / "old.pt", {"channels": 8, "blocks": 1})  # as before
     old = AlphaZeroAgent(game, weights=str(path))
     assert old.frame is None and old.settings.policy_planes == 2
     assert AlphaZeroAgent(game, weights=str(path), seat_frame=True).frame is None
@@ -141,11 +147,6 @@ def test_a_weights_file_with_a_malformed_architecture_is_one_sentence(tmp_path):
     from boardlab.core.game import BoardLabError
 
     game = make_game("minichess")
-    agent = AlphaZeroAgent(game, weights="none", channels=8, blocks=1)
-    path = tmp_path / "bad.pt"
-    agent.save(path)
-    payload = load_payload(path, "boardlab-alphazero", "minichess", "test")
-    payload["architecture"] = {**payload["architecture"], "policy_planes": "wide"}
-    save_payload(path, payload)
+    path = tiny_weights_with(tmp_path / "bad.pt", {"policy_planes": "wide"}, keep=True)
     with pytest.raises(BoardLabError, match="'policy_planes': 'wide'"):
         AlphaZeroAgent(game, weights=str(path))
