@@ -68,36 +68,38 @@ ChooseActions = Callable[[np.ndarray, np.ndarray, list[State]], np.ndarray]
 """(encodings N x F, legal masks N x A, states) -> one action per game."""
 
 
+@dataclass(eq=False)
 class VectorSelfPlay:
     """`envs` training games of `game` in lockstep (see the module doc)."""
 
-    def __init__(self, game: Game, envs: int, reward: RewardFunction, opponents: OpponentMix,
-                 seed: int, gamma: float, n_step: int = 1, masked: bool = True,
-                 first_episode: int = 0, episode_stride: int = 1,
-                 one_step_too: bool = False) -> None:
-        if envs < 1:
+    game: Game
+    envs: int
+    reward: RewardFunction
+    opponents: OpponentMix
+    seed: int
+    gamma: float
+    n_step: int = 1
+    masked: bool = True
+    first_episode: int = 0
+    episode_stride: int = 1
+    """Episode numbers go first, first + stride, ...: actors share the numbers."""
+    one_step_too: bool = False
+    """Each transition also as a one-step row, beside its n-step row (with n_step > 1)."""
+
+    def __post_init__(self) -> None:
+        if self.envs < 1:
             raise ValueError("envs must be at least 1")
-        self.game = game
-        self.reward = reward
-        self.opponents = opponents
-        self.seed = seed
-        self.gamma = gamma
-        self.n_step = n_step
-        self.masked = masked
-        self.one_step_too = one_step_too and n_step > 1
-        """Each transition also as a one-step row, beside its n-step row."""
-        self.num_actions = game.num_actions
-        self.next_episode = first_episode
-        self.episode_stride = episode_stride
-        """Episode numbers go first, first + stride, ...: actors share the numbers."""
-        self.limit = first_episode
+        self.one_step_too = self.one_step_too and self.n_step > 1
+        self.num_actions = self.game.num_actions
+        self.next_episode = self.first_episode
+        self.limit = self.first_episode
         """Episodes numbered from `limit` on are not started (see `play_until`)."""
-        self.slots: list[Episode[np.ndarray] | None] = [None] * envs
-        self.pending: list[dict[int, deque]] = [{} for _ in range(envs)]
+        self.slots: list[Episode[np.ndarray] | None] = [None] * self.envs
+        self.pending: list[dict[int, deque]] = [{} for _ in range(self.envs)]
         """Per slot, per seat: (s, a, r) waiting for n rewards (n-step returns)."""
         # each slot builds its own opponents: an agent may keep per-game state (a search
         # tree, a move count), so two games in flight never share one
-        self.slot_agents: list[dict[str, Agent]] = [{} for _ in range(envs)]
+        self.slot_agents: list[dict[str, Agent]] = [{} for _ in range(self.envs)]
         self.finished: list[EpisodeEnd] = []
         self.ended_plies = 0
         self._out: list[tuple] = []
