@@ -218,3 +218,21 @@ def test_two_ply_lookahead_plays_the_other_learning_games(name):
         assert action in state.legal_actions()
         assert agent.last_info()["heat"]["2-ply score"]
         state = state.child(action)
+
+
+def test_equal_best_search_scores_are_drawn_at_random_and_never_a_worse_move(game):
+    """With every Q-value 0 and the shaped reward, quiet moves far from anything score alike:
+    the search draws among the equal best (seeded), as minimax does, instead of always the
+    first, which walks a piece back and forth into the no-progress draw."""
+    state = game.state_from_text("7w/8/8/8/8/8/L7 0 0 - -")
+    agent = DQNAgent(game, weights="none", lookahead=1, trained_reward="potential")
+    agent.q_values = lambda states, players: np.zeros((len(states), game.num_actions))
+    scores = agent.lookahead_scores(state)
+    legal = state.legal_actions()
+    best = {a for a, s in zip(legal, scores) if s >= scores.max() - 1e-9}
+    assert len(best) == 2  # a1-a2 and a1-b1 near the wolf alike
+    chosen = set()
+    for seed in range(20):
+        agent.start_game(0, seed)
+        chosen.add(agent.act(state, Clock()))
+    assert chosen == best

@@ -113,12 +113,18 @@ def test_transition_fallback_sees_the_reply_that_takes_the_capturer(game):
     assert worst_reply(quiet, 0, reward) == 0.0
 
 
-def test_a_table_records_its_key_and_a_spec_naming_another_is_refused(game, tmp_path):
-    agent = QLearningAgent(game, weights="none", key="features")
+def one_capture_learnt(game, path, **settings):
+    """A new table that learnt one capture, saved to `path`; returns its agent."""
+    agent = QLearningAgent(game, weights="none", **settings)
     state = game.state_from_text("x6x/8/6t1/8/2c5/2D5/X6X 0 3 RE dw")
     take = state.str_to_action("c2-c3")
     agent.learn(state, take, 10.0, state.child(take), done=True)
-    agent.table.save(tmp_path / "features.npz", "jungle", min_visits=1)
+    agent.table.save(path, "jungle", min_visits=1)
+    return agent
+
+
+def test_a_table_records_its_key_and_a_spec_naming_another_is_refused(game, tmp_path):
+    agent = one_capture_learnt(game, tmp_path / "features.npz", key="features")
     loaded = make_agent(f"qlearning:weights={tmp_path / 'features.npz'}", game)
     assert loaded.table.key == "features" and loaded.table.q == agent.table.q
     with pytest.raises(BoardLabError, match="filed under the key 'features', not 'exact'"):
@@ -158,3 +164,14 @@ def test_a_checkpoint_is_resumed_only_under_its_own_key(game, tmp_path):
     QLearningTrainer(game, agent_params={"key": "features"}).load_checkpoint(tmp_path / "run.ckpt")
     with pytest.raises(BoardLabError, match="filed under the table key 'features'"):
         QLearningTrainer(game).load_checkpoint(tmp_path / "run.ckpt")
+
+
+def test_a_table_records_its_reward_and_its_fallback_scores_that_reward(game, tmp_path):
+    one_capture_learnt(game, tmp_path / "shaped.npz", reward="potential")
+    loaded = make_agent(f"qlearning:weights={tmp_path / 'shaped.npz'}", game)
+    assert loaded.table.reward == "potential"
+    from boardlab.games.jungle.rewards import potential_reward
+    assert loaded.reward.action is potential_reward
+    with pytest.raises(BoardLabError, match="learnt the reward 'potential', not 'qlearning'"):
+        make_agent(f"qlearning:weights={tmp_path / 'shaped.npz'},reward=qlearning", game)
+    assert make_agent("qlearning", game).table.reward == "qlearning"  # the shipped table's

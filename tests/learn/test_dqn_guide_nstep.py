@@ -156,3 +156,12 @@ def test_a_checkpoint_from_another_network_is_a_one_line_error(tmp_path):
     with pytest.raises(BoardLabError) as caught:
         large.load_checkpoint(tmp_path / "c.pt")
     assert "c.pt" in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("params", ["zero_head=true", "zero_head=true,dueling=true"])
+def test_a_zero_head_network_says_nothing_until_it_learns(params):
+    game, trainer = build_trainer("jungle", "dqn", params + ",lookahead=0")
+    state = game.initial_state(0)
+    assert not np.any(trainer.agent.q_values([state], [0]))
+    _, plain = build_trainer("jungle", "dqn", "lookahead=0")
+    assert np.any(plain.agent.q_values([state], [0]))

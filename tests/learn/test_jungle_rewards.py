@@ -101,3 +101,58 @@ def test_an_invalid_action_costs_one_point(game):
     assert rewards.classify(before, reveal_a1, before.clone()) == ("invalid", 0)
     assert rewards.qlearning_reward(before, reveal_a1, None) == -1.0
     assert rewards.dqn_reward(before, reveal_a1, None) == -1.0
+
+
+# --- the potential-shaped reward (not the seed's; issue 31) --------------------------------------
+def test_the_potential_is_zero_sum_and_zero_once_the_game_is_over(game):
+    state = game.state_from_text("x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe")
+    assert rewards.potential(state, 0) == pytest.approx(-rewards.potential(state, 1))
+    assert rewards.potential(state, 0) != 0
+    before, action, after = ply(game, "8/8/8/8/8/8/1Lc5 0 0 - -", "b1-c1")  # the last piece
+    assert after.is_terminal() and rewards.potential(after, 0) == 0
+    assert rewards.potential_reward(before, action, after) == pytest.approx(
+        rewards.POTENTIAL_RESULT - rewards.potential(before, 0))
+
+
+def test_a_transitions_shaping_adds_up_to_gamma_phi_next_minus_phi(game):
+    """The own ply's reward and the reply's, both from the learner's side, sum to
+    gamma Phi(s') - Phi(s): potential-based shaping over the whole transition."""
+    before, action, after = ply(game, "x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe", "c3-b3")
+    reply = after.str_to_action("d5-d4")
+    next_state = after.child(reply)
+    gamma = rewards.SHAPING_DISCOUNT
+    total = (rewards.potential_reward(before, action, after)
+             + rewards.potential_reply_reward(after, next_state, 0))
+    assert total == pytest.approx(gamma * rewards.potential(next_state, 0)
+                                  - rewards.potential(before, 0))
+
+
+def test_with_a_network_that_says_nothing_two_plies_of_shaping_are_minimax_on_the_potential(game):
+    """The DQN's two-ply expectimax over the shaped reward, with every Q-value 0, scores each
+    move gamma^2 E[min over replies of Phi(leaf)] - Phi(root): the shaping telescopes, and the
+    search is the minimax search of the evaluation (chance averaged)."""
+    import numpy as np
+
+    from boardlab.agents.dqn import DQNAgent
+
+    state = game.state_from_text("x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe")
+    agent = DQNAgent(game, weights="none", lookahead=2, trained_reward="potential")
+    agent.q_values = lambda states, players: np.zeros((len(states), game.num_actions))
+
+    def resolved(position, action):
+        child = position.child(action)
+        if child.current_player() >= 0:
+            return [(1.0, child)]
+        return [(p, child.child(k)) for k, p in child.chance_outcomes()]
+
+    gamma = rewards.SHAPING_DISCOUNT
+    expected = []
+    for action in state.legal_actions():
+        value = 0.0
+        for p, after in resolved(state, action):
+            assert not after.is_terminal()
+            value += p * min(sum(p2 * gamma ** 2 * rewards.potential(leaf, 0)
+                                 for p2, leaf in resolved(after, reply))
+                             for reply in after.legal_actions())
+        expected.append(value - rewards.potential(state, 0))
+    assert np.allclose(agent.lookahead_scores(state), expected, atol=1e-9)

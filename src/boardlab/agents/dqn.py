@@ -52,6 +52,9 @@ MAX_HIDDEN = 4096
 MAX_RESIDUAL_BLOCKS = 64
 """Bounds on the network's size: far above anything trained here (128 wide, 2 blocks), far
 below what would exhaust a laptop's memory."""
+TIE = 1e-9
+"""Scores this close are equal (the same reward sums, added in another order)."""
+
 MAX_LOOKAHEAD = 4
 """The deepest search `lookahead` allows: the tree grows as (actions x chance outcomes) per
 ply, so depth 2 from an opening of reveals may already score thousands of leaves
@@ -406,9 +409,13 @@ class DQNAgent(Agent):
         return legal[int(np.argmax(q[legal]))]
 
     def search(self, state: State) -> int:
-        """The legal action with the best `lookahead_scores`."""
+        """The legal action with the best `lookahead_scores`, equal best ones drawn at random
+        (seeded), as minimax does: always the first of equal moves walks a piece back and
+        forth into the no-progress draw where the scores cannot tell the moves apart."""
         legal = state.legal_actions()
-        return legal[int(np.argmax(self.lookahead_scores(state)))]
+        scores = self.lookahead_scores(state)
+        best = np.flatnonzero(scores >= scores.max() - TIE)
+        return legal[int(best[0]) if len(best) == 1 else self.rng.choice(best.tolist())]
 
     def lookahead_scores(self, state: State, depth: int = 0) -> np.ndarray:
         """Score each legal action a of `state` (in `legal_actions()` order) by an expectimax

@@ -44,6 +44,8 @@ from .evaluation import expected_value, outcomes_after, pick_evaluator
 
 FORMAT = "boardlab-qtable"
 VERSION = 1
+DEFAULT_REWARD = "qlearning"
+"""Seed 000's reward, which tables written before they recorded one learnt."""
 
 
 FALLBACKS = ("transition", "reward", "greedy", "random")
@@ -70,6 +72,10 @@ class QLearningSettings:
     greedy (one ply on the game's greedy heuristic), or random."""
     min_visits: int = 2
     """Saving keeps only states updated at least this often (the rest are noise)."""
+    reward: str = ""
+    """The game's reward the table learns and the `transition` and `reward` fallbacks score
+    (one of its learning kit's `rewards`); empty = the one the table file records (`qlearning`,
+    seed 000's, for a file that records none), and for a new table `qlearning`."""
     key: str = ""
     """The game's table key Q(s, a) is filed under (Game.learning_kit: `exact`, one row per
     exact position, or another the game names, e.g. a feature abstraction); empty = the key the
@@ -87,11 +93,14 @@ class QTable:
     """Q(s, a) for the states seen: row -> {column: value}, with update counts per row; `key`
     names the game's table key that files (s, a) under a row and a column."""
 
-    def __init__(self, key: str = EXACT_KEY, key_version: int = 1) -> None:
+    def __init__(self, key: str = EXACT_KEY, key_version: int = 1,
+                 reward: str = DEFAULT_REWARD) -> None:
         self.q: dict[bytes, dict[int, float]] = {}
         self.visits: dict[bytes, int] = {}
         self.key = key
         self.key_version = key_version
+        self.reward = reward
+        """The reward the values were learnt from (a game's learning kit names it)."""
 
     def __len__(self) -> int:
         return len(self.q)
@@ -130,7 +139,8 @@ class QTable:
             np.savez_compressed(
                 handle, format=np.array(FORMAT), version=np.array(VERSION),
                 game=np.array(game), key=np.array(self.key),
-                key_version=np.array(self.key_version), keys=keys, lengths=lengths,
+                key_version=np.array(self.key_version), reward=np.array(self.reward),
+                keys=keys, lengths=lengths,
                 visits=np.array(visits, dtype=np.int32),
                 index=np.array(index, dtype=np.int32), actions=np.array(actions, dtype=np.int32),
                 values=np.array(values, dtype=np.float32))
@@ -155,6 +165,7 @@ class QTable:
                 keys, lengths = data["keys"], data["lengths"]
                 filed_under = str(data["key"]) if "key" in data.files else EXACT_KEY
                 version = int(data["key_version"]) if "key_version" in data.files else 1
+                reward = str(data["reward"]) if "reward" in data.files else DEFAULT_REWARD
                 visits = data["visits"]
                 index, actions, values = data["index"], data["actions"], data["values"]
         except BoardLabError:
@@ -162,7 +173,7 @@ class QTable:
         except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
             raise BoardLabError(f"Q table {path} is unreadable (truncated or not an npz "
                                 f"file): {type(error).__name__}: {error}") from None
-        table = cls(filed_under, version)
+        table = cls(filed_under, version, reward)
         try:
             rows = [bytes(keys[i, :lengths[i]]) for i in range(len(keys))]
             for key, count in zip(rows, visits.tolist()):
@@ -190,12 +201,12 @@ class QLearningAgent(Agent):
         self.kit = kit_for(game)
         self.evaluate: Evaluator | None = (pick_evaluator(game, "", "greedy")[1]
                                            if game.evaluators else None)
-        self.reward = self.kit.reward("qlearning", game)
         self.stats = {"decisions": 0, "table_hits": 0, "fallbacks": 0}
         weights, wanted = self.settings.weights, self.settings.key
         if weights.lower() == "none":
             name = wanted or self.kit.default_table_key
-            self.table = QTable(name, self.kit.table_key_named(name, game).version)
+            self.table = QTable(name, self.kit.table_key_named(name, game).version,
+                                self.settings.reward or DEFAULT_REWARD)
         else:
             path = (Path(weights) if weights
                     else shipped_weights(game.name, self.weights_kind, self.weights_suffix,
@@ -210,6 +221,12 @@ class QLearningAgent(Agent):
                                     f"{self.table.key_version} of the key "
                                     f"{self.table.key!r}; {game.name} computes version "
                                     f"{version} now (train the table again)")
+            if self.settings.reward and self.settings.reward != self.table.reward:
+                raise BoardLabError(f"Q table {path} learnt the reward {self.table.reward!r}, "
+                                    f"not {self.settings.reward!r} (reward="
+                                    f"{self.settings.reward})")
+        self.reward = self.kit.reward(self.table.reward, game)
+        """The table's reward: what the fallbacks score and the trainer pays."""
         self.key = self.kit.table_key_named(self.table.key, game)
         self.table_key = self.key.state
         """The row of a position (the key's `state`); `key.columns` gives its actions'."""

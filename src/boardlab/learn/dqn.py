@@ -103,6 +103,10 @@ class DQNTraining:
     init: str = ""
     """Weights file (.pt) to start from instead of a fresh network; its architecture must
     match the settings."""
+    zero_head: bool = False
+    """A fresh network's output layers start at zero, so that it adds nothing at first: with a
+    shaped reward (Jungle's `potential`) and the agent's `lookahead`, training starts from the
+    search the shaping describes and learns only what it misses. False = torch's default init."""
     guide: str = ""
     """An agent spec whose move the learner plays instead of its own with probability
     `guide_rate`, learning from it off-policy like any transition. Empty = none (seed)."""
@@ -154,6 +158,19 @@ class DQNTraining:
                              "demo_episodes, demo_pretrain and n_step_weight must be >= 0")
         if self.demos and self.demo_episodes < 1:
             raise ValueError("demos needs demo_episodes >= 1")
+
+
+def zero_output_layers(network: Any) -> None:
+    """Set the weights and biases of the layers that give Q (`head`, or dueling's `value` and
+    `advantage`) to zero: every Q-value is then 0 until training moves them."""
+    import torch
+
+    with torch.no_grad():
+        for name in ("head", "value", "advantage"):
+            layer = getattr(network, name, None)
+            if layer is not None:
+                layer.weight.zero_()
+                layer.bias.zero_()
 
 
 # --- the loss ----------------------------------------------------------------------------------
@@ -215,6 +232,8 @@ class DQNTrainer(Trainer):
         self.network = self.agent.network
         if t.init:
             self._start_from(t.init)
+        elif t.zero_head:
+            zero_output_layers(self.network)
         self.target = self.agent.build()
         self.target.load_state_dict(self.network.state_dict())
         self.target.eval()

@@ -22,7 +22,7 @@ from ..core.agent import Agent
 from ..core.game import BoardLabError, Game, State
 from ..core.match import derive_seed
 from .episodes import DEFAULT_OPPONENTS, Episode, OpponentMix, run_episode
-from ..core.learning import RewardFunction, kit_for, terminal_only
+from ..core.learning import RewardFunction, terminal_only
 from .protocol import Trainer
 
 
@@ -43,7 +43,7 @@ class QLearningTrainer(Trainer):
         self.training = settings or QLearningTraining()
         self.opponents = OpponentMix(game, opponent or DEFAULT_OPPONENTS)
         self.agent = QLearningAgent(game, weights="none", **(agent_params or {}))
-        self.reward = kit_for(game).reward("qlearning", game)
+        self.reward = self.agent.reward
         if not self.training.reply_penalty:
             self.reward = RewardFunction(self.reward.action, terminal_only(self.reward.reply))
         self.epsilon = self.agent.settings.epsilon
@@ -94,13 +94,14 @@ class QLearningTrainer(Trainer):
 
     def load_checkpoint(self, path: Path) -> dict[str, Any]:
         table = QTable.load(path, self.game.name)
-        if (table.key, table.key_version) != (self.agent.table.key,
-                                              self.agent.table.key_version):
+        mine = self.agent.table
+        if (table.key, table.key_version, table.reward) != (mine.key, mine.key_version,
+                                                            mine.reward):
             raise BoardLabError(f"checkpoint {path} is filed under the table key "
-                                f"{table.key!r} (version {table.key_version}), this run "
-                                f"under {self.agent.table.key!r} (version "
-                                f"{self.agent.table.key_version}); delete it to start the "
-                                "run again")
+                                f"{table.key!r} (version {table.key_version}) with the "
+                                f"reward {table.reward!r}, this run under {mine.key!r} "
+                                f"(version {mine.key_version}) with {mine.reward!r}; delete "
+                                "it to start the run again")
         self.agent.table = table
         side = path.with_name(path.name + ".json")
         try:

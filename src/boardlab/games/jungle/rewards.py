@@ -15,6 +15,14 @@ Two reward functions, as the seed gives them:
 - `dqn_reward`: the DQN's table: reveal +0.1, move +0.05, capture +0.2 x strength,
   be captured -0.3, invalid -1.0, terminal +-10.
 
+And one that is not the seed's, `potential_reward` (issue 31): the result (+-100) plus
+potential-based shaping (Ng, Harada & Russell 1999, "Policy invariance under reward
+transformations"), F = gamma Phi(s') - Phi(s) with Phi the minimax search's evaluation made
+zero-sum (`potential`). Shaping of this form leaves the optimal policy unchanged, and over an
+expectimax of plies it telescopes: a lookahead of d plies scores an action by
+gamma^d Phi(leaf) - Phi(root) plus the network at the leaf, so an untrained network plays as
+the minimax search of that depth and training learns what the evaluation misses.
+
 R_Pos uses `heuristics.nearest_enemy_terms`: Opp = sum 3 / (1 + d) over own face-up pieces
 whose nearest enemy they can take, Threat = sum -4 / (1 + d) over those whose nearest enemy
 takes them. The seed writes dOpp - dThreat, but its Threat is negative, so that would reward
@@ -33,7 +41,7 @@ from typing import TYPE_CHECKING, cast
 
 from .game import JungleDarkState
 from .rules import HIDDEN, NUM_ACTIONS, NUM_REVEALS, decode_move
-from .heuristics import nearest_enemy_terms
+from .heuristics import default_minimax, nearest_enemy_terms
 
 if TYPE_CHECKING:
     from ...core.learning import LearningKit
@@ -201,6 +209,48 @@ def dqn_reply_reward(before_reply: JungleDarkState, after_reply: JungleDarkState
             + terminal_reward(after_reply, player, r["win"], r["lose"], r["draw"]))
 
 
+POTENTIAL_SCALE = 250.0
+"""Evaluation units per reward unit. The evaluation of a lopsided position (seven pieces
+against one: 17,000 for the mover, both views summed) must stay well below the result's 100:
+a search that reads an untrained network as 0 at its leaves compares a win's
+100 - Phi(root) with a quiet move's about 0; at 50 units the potential there was 172 and the
+search never took the last piece."""
+POTENTIAL_RESULT = 100.0
+SHAPING_DISCOUNT = 0.99
+"""The gamma of F = gamma Phi(s') - Phi(s): the DQN's discount per ply, so that the shaping
+telescopes exactly in its lookahead (agents/dqn.py)."""
+
+
+def potential(state: JungleDarkState, player: int) -> float:
+    """Phi: the minimax evaluation's (`default_minimax`) zero-sum part for `player`, in reward
+    units; 0 once the game is over (the result is paid instead)."""
+    if state.is_terminal():
+        return 0.0
+    return (default_minimax(state, player) - default_minimax(state, 1 - player)) \
+        / (2 * POTENTIAL_SCALE)
+
+
+def potential_reward(before: JungleDarkState, action: int,
+                     after: JungleDarkState | None) -> float:
+    """The result (+-100) and gamma Phi(after) - Phi(before) for the player to move in
+    `before`; -1 for an invalid action."""
+    if after is None or not 0 <= action < NUM_ACTIONS or action not in before.legal_actions():
+        return QLEARNING_WEIGHTS["invalid"]
+    player = before.player
+    return (terminal_reward(after, player, POTENTIAL_RESULT, -POTENTIAL_RESULT, 0.0)
+            + SHAPING_DISCOUNT * potential(after, player) - potential(before, player))
+
+
+def potential_reply_reward(before_reply: JungleDarkState, after_reply: JungleDarkState,
+                           player: int) -> float:
+    """The reply's part of `player`'s transition: the result if it ended the game, and
+    gamma (Phi(after) - Phi(before)), so that the own ply's and the reply's shaping add up to
+    gamma Phi(s') - Phi(s) over the whole transition."""
+    return (terminal_reward(after_reply, player, POTENTIAL_RESULT, -POTENTIAL_RESULT, 0.0)
+            + SHAPING_DISCOUNT * (potential(after_reply, player)
+                                  - potential(before_reply, player)))
+
+
 def threats(state: JungleDarkState, player: int) -> list[int]:
     """The legal moves of the side to move in `state` onto a piece of `player`'s (captures,
     trades and blind attacks): the only replies whose reply reward can be nonzero."""
@@ -239,5 +289,7 @@ def learning_kit() -> LearningKit[JungleDarkState]:
     return LearningKit(
         table_key=tabular_key,
         rewards={"qlearning": RewardFunction(qlearning_reward, qlearning_reply_reward, threats),
-                 "dqn": RewardFunction(dqn_reward, dqn_reply_reward, threats)},
+                 "dqn": RewardFunction(dqn_reward, dqn_reply_reward, threats),
+                 # every reply moves the potential, so no `threats` narrows the replies
+                 "potential": RewardFunction(potential_reward, potential_reply_reward)},
         table_keys={"features": TableKey(feature_row, feature_column)})
