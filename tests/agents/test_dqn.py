@@ -236,3 +236,22 @@ def test_equal_best_search_scores_are_drawn_at_random_and_never_a_worse_move(gam
         agent.start_game(0, seed)
         chosen.add(agent.act(state, Clock()))
     assert chosen == best
+
+
+def test_leaf_weight_scales_what_the_network_adds_at_the_leaves(game, tmp_path):
+    """Every leaf of two plies is the agent's own turn again: a network that says 1 everywhere
+    adds gamma^2 x leaf_weight to every move's score; the file records the weight."""
+    state = game.state_from_text("x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe")
+    scores = {}
+    for weight in (0.0, 0.5, 1.0):
+        agent = DQNAgent(game, weights="none", lookahead=2, trained_reward="potential",
+                         leaf_weight=weight)
+        agent.q_values = lambda states, players: np.ones((len(states), game.num_actions))
+        scores[weight] = agent.lookahead_scores(state)
+    assert np.allclose(scores[0.5] - scores[0.0], 0.5 * 0.99 ** 2)
+    assert np.allclose(scores[1.0] - scores[0.0], 0.99 ** 2)
+    DQNAgent(game, weights="none", hidden=16, leaf_weight=0.25).save(tmp_path / "w.pt")
+    assert make_agent(f"dqn:weights={tmp_path / 'w.pt'}", game).leaf_weight == 0.25
+    assert make_agent(f"dqn:weights={tmp_path / 'w.pt'},leaf_weight=1", game).leaf_weight == 1
+    with pytest.raises(BoardLabError, match="leaf_weight must be in"):
+        make_agent("dqn:weights=none,leaf_weight=2", game)

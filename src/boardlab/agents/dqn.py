@@ -89,6 +89,11 @@ class DQNSettings:
     exactly): 1 = the agent's move, 2 = the move and the opponent's reply, up to 4; 0 = the
     network alone; -1 (default) = what the weights file records (its trainer's `lookahead`),
     1 for a file that records nothing and for a fresh network."""
+    leaf_weight: float = -1.0
+    """The weight of the network's value at the search's leaves: with a potential-shaped
+    reward the leaf then reads (1 - w) x the potential + w x the learnt value (AlphaGo's
+    mixing of its value network with another evaluation); 1 = the network's alone, 0 = the
+    potential's alone; -1 (default) = what the weights file records, 1 where it records none."""
     seed: int = 0
     """Seed of a fresh network's initial weights."""
     random_moves: int = 0
@@ -133,6 +138,8 @@ class DQNSettings:
         if not -1 <= self.lookahead <= MAX_LOOKAHEAD:
             raise ValueError(f"lookahead must be 0..{MAX_LOOKAHEAD}, or -1 (as the weights "
                              "file says)")
+        if not (0 <= self.leaf_weight <= 1 or self.leaf_weight == -1):
+            raise ValueError("leaf_weight must be in [0, 1], or -1 (as the weights file says)")
         if self.symmetric not in (-1, 0, 1):
             raise ValueError("symmetric must be 0, 1 or -1 (as the weights file says)")
 
@@ -256,6 +263,7 @@ class DQNAgent(Agent):
         """The reward the network learnt from: recorded in its file, searched by `lookahead`."""
         self.recorded_lookahead = 1
         self.recorded_symmetric = 0
+        self.recorded_leaf_weight = 1.0
         suffix, train = self.weights_suffix, self.train_args
         default = default_network(game)
         arch = self.settings.arch
@@ -280,6 +288,8 @@ class DQNAgent(Agent):
             self.network.eval()
         self.lookahead = (self.settings.lookahead if self.settings.lookahead >= 0
                           else self.recorded_lookahead)
+        self.leaf_weight = (self.settings.leaf_weight if self.settings.leaf_weight >= 0
+                            else self.recorded_leaf_weight)
         self.gamma = 0.99  # the training discount (seed 000), for the search
         self.reward = None
         kit = game.learning_kit()
@@ -317,6 +327,7 @@ class DQNAgent(Agent):
                    "reward": self.trained_reward,
                    "lookahead": getattr(self, "lookahead", 1),
                    "symmetric": int(bool(getattr(self, "symmetries", ()))),
+                   "leaf_weight": float(getattr(self, "leaf_weight", 1.0)),
                    "state_dict": self.network.state_dict(), **(extra or {})}
         return save_payload(path, payload)
 
@@ -330,6 +341,11 @@ class DQNAgent(Agent):
         self.trained_reward = str(payload.get("reward", "dqn"))
         self.recorded_lookahead = recorded_switch(payload, "lookahead", 1, path, MAX_LOOKAHEAD)
         self.recorded_symmetric = recorded_switch(payload, "symmetric", 0, path)
+        leaf_weight = payload.get("leaf_weight", 1.0)
+        if not isinstance(leaf_weight, (int, float)) or not 0 <= leaf_weight <= 1:
+            raise BoardLabError(f"DQN weights {path} record leaf_weight {leaf_weight!r}; "
+                                "expected a number in [0, 1]")
+        self.recorded_leaf_weight = float(leaf_weight)
         try:  # everything below reads the file's fields: a bad one is the file's fault
             if "arch" not in payload["architecture"]:
                 self.settings.arch = "mlp"  # written before there was another network
@@ -460,14 +476,15 @@ class DQNAgent(Agent):
         return tree
 
     def _leaf_values(self, leaves: list[State]) -> np.ndarray:
-        """max over legal b of Q(t, b) from the side to move in t, for each leaf t."""
+        """`leaf_weight` x the max over legal b of Q(t, b) from the side to move in t, for each
+        leaf t."""
         values = np.zeros(len(leaves))
         for start in range(0, len(leaves), LEAF_BATCH):
             chunk = leaves[start:start + LEAF_BATCH]
             q = self.q_values(chunk, [leaf.current_player() for leaf in chunk])
             for i, (leaf, row) in enumerate(zip(chunk, q)):
                 values[start + i] = row[leaf.legal_actions()].max()
-        return values
+        return self.leaf_weight * values
 
     def _back_up(self, tree: list[list[Outcome]], leaf_values: np.ndarray) -> np.ndarray:
         """The scores of a decision's actions from its subtree (`_expand`) and leaf values."""
