@@ -95,6 +95,12 @@ def test_train_command_writes_weights_metrics_curve_and_resumes(tmp_path, capsys
     assert "resumed from episode 2" in printed
     rows = (tmp_path / "q.npz.metrics.csv").read_text().splitlines()
     assert [r.split(",")[0] for r in rows] == ["episode", "1", "2", "3"]
+    # CPU time adds up over the resumed parts, as the training seconds do
+    import csv
+    table = list(csv.DictReader(rows))
+    cpu = [float(r["cpu_seconds"]) for r in table]
+    assert 0 < cpu[0] <= cpu[1] <= cpu[2]
+    assert cpu[2] <= 2 * float(table[2]["train_seconds"]) + 0.5  # at most two busy cores
     assert run("train", *common, "--episodes", "3") == 0
     assert "nothing to do" in capsys.readouterr().out
     make_agent(f"qlearning:weights={out}", make_game(SHORT))  # the export loads

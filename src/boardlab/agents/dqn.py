@@ -229,6 +229,19 @@ def build_network(inputs: int, actions: int, hidden: int, dropout: float,
     return QNetwork()
 
 
+def zero_output_layers(network: Any) -> None:
+    """Set the weights and biases of the layers that give Q (`head`, or dueling's `value` and
+    `advantage`) to zero: every Q-value is then 0 until training moves them."""
+    import torch
+
+    with torch.no_grad():
+        for name in ("head", "value", "advantage"):
+            layer = getattr(network, name, None)
+            if layer is not None:
+                layer.weight.zero_()
+                layer.bias.zero_()
+
+
 def recorded_switch(payload: dict[str, Any], key: str, default: int, path: Path,
                     most: int = 1) -> int:
     """A play setting a weights file records as an integer 0..`most` (`default` where it

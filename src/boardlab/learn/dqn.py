@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents.dqn import DQNAgent
+from ..agents.dqn import DQNAgent, zero_output_layers
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
 from ..core.learning import RewardFunction, declared_symmetries, kit_for, terminal_only
@@ -104,9 +104,8 @@ class DQNTraining:
     """Weights file (.pt) to start from instead of a fresh network; its architecture must
     match the settings."""
     zero_head: bool = False
-    """A fresh network's output layers start at zero, so that it adds nothing at first: with a
-    shaped reward (Jungle's `potential`) and the agent's `lookahead`, training starts from the
-    search the shaping describes and learns only what it misses. False = torch's default init."""
+    """A fresh network's output layers start at zero (it adds nothing at first: with a shaped
+    reward and `lookahead`, training starts from the search the shaping describes)."""
     guide: str = ""
     """An agent spec whose move the learner plays instead of its own with probability
     `guide_rate`, learning from it off-policy like any transition. Empty = none (seed)."""
@@ -158,19 +157,6 @@ class DQNTraining:
                              "demo_episodes, demo_pretrain and n_step_weight must be >= 0")
         if self.demos and self.demo_episodes < 1:
             raise ValueError("demos needs demo_episodes >= 1")
-
-
-def zero_output_layers(network: Any) -> None:
-    """Set the weights and biases of the layers that give Q (`head`, or dueling's `value` and
-    `advantage`) to zero: every Q-value is then 0 until training moves them."""
-    import torch
-
-    with torch.no_grad():
-        for name in ("head", "value", "advantage"):
-            layer = getattr(network, name, None)
-            if layer is not None:
-                layer.weight.zero_()
-                layer.bias.zero_()
 
 
 # --- the loss ----------------------------------------------------------------------------------
@@ -233,7 +219,7 @@ class DQNTrainer(Trainer):
         if t.init:
             self._start_from(t.init)
         elif t.zero_head:
-            zero_output_layers(self.network)
+            zero_output_layers(self.network)  # agents/dqn.py
         self.target = self.agent.build()
         self.target.load_state_dict(self.network.state_dict())
         self.target.eval()

@@ -33,7 +33,7 @@ from .episodes import evaluate
 METRIC_FIELDS = ["episode", "env_steps", "updates", "epsilon", "loss", "score_random",
                  "score_greedy", "wins_random", "draws_random", "losses_random", "wins_greedy",
                  "draws_greedy", "losses_greedy", "fallback_rate", "train_seconds",
-                 "steps_per_second", "updates_per_second"]
+                 "steps_per_second", "updates_per_second", "cpu_seconds"]
 EVALUATION_OPPONENTS = ("random", "greedy")
 
 
@@ -48,15 +48,20 @@ class Progress:
     """Gradient steps (DQN) or table updates (Q-learning)."""
     seconds: float = 0.0
     """Time spent training (evaluation and checkpoints excluded)."""
+    cpu_seconds: float = 0.0
+    """CPU time of the training process (all its threads) in those seconds; self-play
+    workers in other processes are not counted (one worker plays in this process)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"episodes": self.episodes, "env_steps": self.env_steps,
-                "updates": self.updates, "seconds": self.seconds}
+                "updates": self.updates, "seconds": self.seconds,
+                "cpu_seconds": self.cpu_seconds}
 
     def restore(self, meta: dict[str, Any]) -> None:
         """The counters saved in a checkpoint's meta (KeyError if one is missing)."""
         self.episodes, self.env_steps = meta["episodes"], meta["env_steps"]
         self.updates, self.seconds = meta["updates"], meta["seconds"]
+        self.cpu_seconds = meta.get("cpu_seconds", 0.0)  # checkpoints from before it
 
 
 def unfit_checkpoint(path: Path, what: str, error: Exception) -> BoardLabError:
@@ -201,9 +206,10 @@ def train(trainer: Trainer, out: Path, episodes: int, eval_every: int = 200,
         done = trainer.progress.episodes
         target = min(episodes, _next_multiple(done, eval_every),
                      _next_multiple(done, checkpoint_every))
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         trainer.train_until(target)
         trainer.progress.seconds += time.perf_counter() - started
+        trainer.progress.cpu_seconds += time.process_time() - cpu_started
         _since(report, trainer.progress, start)
         if on_progress is not None:
             on_progress(trainer.progress)
@@ -240,6 +246,7 @@ def _since(report: RunReport, now: Progress, start: Progress) -> None:
     report.env_steps = now.env_steps - start.env_steps
     report.updates = now.updates - start.updates
     report.seconds = now.seconds - start.seconds
+    report.cpu_seconds = now.cpu_seconds - start.cpu_seconds
 
 
 def evaluation_row(trainer: Trainer, evaluators: dict[str, Agent],
@@ -260,6 +267,7 @@ def evaluation_row(trainer: Trainer, evaluators: dict[str, Agent],
     row["train_seconds"] = round(p.seconds, 1)
     row["steps_per_second"] = round(p.env_steps / p.seconds, 1) if p.seconds else ""
     row["updates_per_second"] = round(p.updates / p.seconds, 1) if p.seconds else ""
+    row["cpu_seconds"] = round(p.cpu_seconds, 3)
     return row
 
 
