@@ -355,7 +355,8 @@ class DQNAgent(Agent):
         self.recorded_lookahead = recorded_switch(payload, "lookahead", 1, path, MAX_LOOKAHEAD)
         self.recorded_symmetric = recorded_switch(payload, "symmetric", 0, path)
         leaf_weight = payload.get("leaf_weight", 1.0)
-        if not isinstance(leaf_weight, (int, float)) or not 0 <= leaf_weight <= 1:
+        if isinstance(leaf_weight, bool) or not isinstance(leaf_weight, (int, float)) \
+                or not 0 <= leaf_weight <= 1:
             raise BoardLabError(f"DQN weights {path} record leaf_weight {leaf_weight!r}; "
                                 "expected a number in [0, 1]")
         self.recorded_leaf_weight = float(leaf_weight)

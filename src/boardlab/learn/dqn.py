@@ -219,7 +219,7 @@ class DQNTrainer(Trainer):
         if t.init:
             self._start_from(t.init)
         elif t.zero_head:
-            zero_output_layers(self.network)  # agents/dqn.py
+            zero_output_layers(self.network)
         self.target = self.agent.build()
         self.target.load_state_dict(self.network.state_dict())
         self.target.eval()

@@ -77,13 +77,19 @@ REVEAL, MOVE, CAPTURE, LOST, MUTUAL, INVALID = ("reveal", "move", "capture", "lo
                                                 "invalid")
 
 
+def invalid(before: JungleDarkState, action: int, after: JungleDarkState | None) -> bool:
+    """Whether the ply earns the invalid-action reward: no outcome, or not a legal action."""
+    return after is None or not 0 <= action < NUM_ACTIONS or action not in before.legal_actions()
+
+
 def classify(before: JungleDarkState, action: int, after: JungleDarkState | None
              ) -> tuple[str, int]:
     """What the own ply did: (kind, strength) where strength is the captured piece's for a
     capture or mutual destruction, the lost piece's for `lost`, else 0. `after` is the state
     once the ply and its chance outcome are done; None (or an illegal action) is INVALID."""
-    if after is None or not 0 <= action < NUM_ACTIONS or action not in before.legal_actions():
+    if invalid(before, action, after):
         return INVALID, 0
+    assert after is not None
     if action < NUM_REVEALS:
         return REVEAL, 0
     frm, to = decode_move(action)
@@ -234,8 +240,9 @@ def potential_reward(before: JungleDarkState, action: int,
                      after: JungleDarkState | None) -> float:
     """The result (+-100) and gamma Phi(after) - Phi(before) for the player to move in
     `before`; -1 for an invalid action."""
-    if after is None or not 0 <= action < NUM_ACTIONS or action not in before.legal_actions():
+    if invalid(before, action, after):
         return QLEARNING_WEIGHTS["invalid"]
+    assert after is not None
     player = before.player
     return (terminal_reward(after, player, POTENTIAL_RESULT, -POTENTIAL_RESULT, 0.0)
             + SHAPING_DISCOUNT * potential(after, player) - potential(before, player))
