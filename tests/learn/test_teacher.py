@@ -24,6 +24,7 @@ from boardlab.learn.teacher import (
     held_out_split,
     label_shard,
     load_dataset,
+    load_datasets,
     read_shard,
     shard_path,
     squashed,
@@ -90,6 +91,19 @@ def test_a_dataset_refuses_other_settings_and_other_games(tmp_path):
         load_dataset(tmp_path, make_game("minichess"))
     with pytest.raises(BoardLabError, match="no teacher dataset"):
         load_dataset(tmp_path / "nothing")
+
+
+def test_datasets_labelled_apart_join_with_their_games_numbered_across_them(tmp_path):
+    teach("reversi", small(positions=40), tmp_path / "a")
+    teach("reversi", small(positions=40, seed=4, search="minimax:depth=2"), tmp_path / "b")
+    (manifest_a, a), (manifest_b, b) = (load_dataset(tmp_path / n) for n in "ab")
+    manifests, both = load_datasets(f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}",
+                                    make_game("reversi"))
+    assert manifests == [manifest_a, manifest_b] and len(both) == len(a) + len(b)
+    assert np.array_equal(both.planes[len(a):], b.planes)
+    assert np.array_equal(both.game, np.concatenate([a.game, b.game + a.game.max() + 1]))
+    with pytest.raises(BoardLabError, match="teaches 'reversi', not 'minichess'"):
+        load_datasets(f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}", make_game("minichess"))
 
 
 def test_a_killed_labelling_run_resumes_to_the_same_dataset(tmp_path):

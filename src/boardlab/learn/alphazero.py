@@ -123,9 +123,10 @@ class AlphaZeroTrainer(Trainer):
         self.teacher_split: Any = None
         """learn/distill.py's TeacherSplit, loaded when first needed."""
         if config.teacher:  # a missing or foreign dataset is refused now, not mid-run
-            from .teacher import read_manifest
+            from .teacher import dataset_folders, read_manifest
 
-            read_manifest(config.teacher, game)
+            for folder in dataset_folders(config.teacher):
+                read_manifest(folder, game)
         self.held_out: dict[str, float] = {}
         """Held-out teacher losses before and after distilling (before_*, after_*)."""
 

@@ -70,8 +70,9 @@ class AlphaZeroTraining:
     opening_plies: int = 4
     """Random plies that open each gate game, so that games differ."""
     teacher: str = ""
-    """A teacher dataset folder (`boardlab teach`): iteration 1 trains on it instead of
-    self-play (a supervised start), and self-play continues from there."""
+    """A teacher dataset folder (`boardlab teach`), or several joined by `:` (the path
+    separator): iteration 1 trains on them instead of self-play (a supervised start), and
+    self-play continues from there."""
     distill_steps: int = 2000
     """Minibatches of teacher positions in that first iteration."""
     teacher_result_weight: float = 0.5

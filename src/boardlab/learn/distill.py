@@ -23,7 +23,7 @@ import numpy as np
 
 from ..agents.alphazero import SeatFrame
 from ..core.game import BoardLabError, Game
-from .teacher import fitted_scale, held_out_split, load_dataset, teacher_values
+from .teacher import fitted_scale, held_out_split, load_datasets, teacher_values
 
 
 @dataclass
@@ -50,11 +50,12 @@ class TeacherSplit:
 def load_teacher(folder: str, game: Game, result_weight: float, scale: float = 0.0,
                  held_out: float = 0.05, seed: int = 0, frame: SeatFrame | None = None
                  ) -> TeacherSplit:
-    """The dataset at `folder` split by whole games into training and held-out positions,
-    the moves named in `frame`'s seat ids where the network names them so."""
+    """The dataset at `folder` (or the datasets, `teacher.dataset_folders`) split by whole
+    games into training and held-out positions, the moves named in `frame`'s seat ids where
+    the network names them so."""
     from .teacher import describe
 
-    manifest, labels = load_dataset(folder, game)
+    manifests, labels = load_datasets(folder, game)
     train_rows, held_rows = held_out_split(labels, held_out, seed)
     train_labels, held_labels = labels.take(train_rows), labels.take(held_rows)
     scale = scale or fitted_scale(train_labels)
@@ -69,7 +70,7 @@ def load_teacher(folder: str, game: Game, result_weight: float, scale: float = 0
             actions = frame.seat_actions(actions, part.mover)
         return TeacherData(part.planes, actions, teacher_values(part, result_weight, scale))
     return TeacherSplit(ready(train_labels), ready(held_labels), scale,
-                        describe(manifest, labels))
+                        describe(manifests, labels))
 
 
 def losses(network: Any, planes: Any, actions: Any, values: Any) -> tuple[Any, Any]:

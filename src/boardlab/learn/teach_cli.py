@@ -66,7 +66,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
                       f"shards: {report.positions_per_second:.1f} positions/s, "
                       f"{report.seconds:.0f} s wall, {report.cpu_seconds:.0f} s CPU; "
                       f"{report.decided} of {report.games} games decided")
-    console.print(describe(manifest, labels))
+    console.print(describe([manifest], labels))
     return 0
 
 

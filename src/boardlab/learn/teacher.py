@@ -299,6 +299,27 @@ def load_dataset(folder: str | Path, game: Game | None = None) -> tuple[dict[str
     return manifest, Labels.join(parts)
 
 
+def dataset_folders(folders: str) -> list[str]:
+    """The folders a `teacher=` setting names: one, or several joined by the path separator
+    (`:` on Linux and macOS, as PATH), so datasets labelled apart train one network."""
+    return [folder for folder in folders.split(os.pathsep) if folder]
+
+
+def load_datasets(folders: str, game: Game | None = None) -> tuple[list[dict[str, Any]], Labels]:
+    """`load_dataset` of each folder `dataset_folders` names, their positions joined in that
+    order with the games numbered across them (held-out splits go by game)."""
+    manifests, parts, games = [], [], 0
+    for folder in dataset_folders(folders):
+        manifest, labels = load_dataset(folder, game)
+        labels.game = labels.game + games
+        games = int(labels.game.max()) + 1
+        manifests.append(manifest)
+        parts.append(labels)
+    if not parts:
+        raise BoardLabError("no teacher dataset named")
+    return manifests, Labels.join(parts)
+
+
 def require_same_settings(made: str, found: dict[str, Any], wanted: dict[str, Any]) -> None:
     """Refuse to add to a file made with other settings than `wanted` (a BoardLabError
     naming each difference): the teacher's dataset and the tuner's positions cache resume
@@ -476,9 +497,10 @@ def held_out_split(labels: Labels, share: float, seed: int = 0) -> tuple[np.ndar
     return np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
-def describe(manifest: dict[str, Any], labels: Labels) -> str:
+def describe(manifests: list[dict[str, Any]], labels: Labels) -> str:
     games = len(np.unique(labels.game))
     wins = float(np.mean(np.abs(labels.result) > 0)) if len(labels) else math.nan
-    return (f"{len(labels):,} positions from {games:,} games of {manifest['search']} on "
-            f"{manifest['game']} (seed {manifest['seed']}); {wins:.0%} of positions are from "
+    made = " and ".join(f"{m['search']} (seed {m['seed']})" for m in manifests)
+    return (f"{len(labels):,} positions from {games:,} games of {made} on "
+            f"{manifests[0]['game']}; {wins:.0%} of positions are from "
             f"decided games; fitted score scale {fitted_scale(labels):.4g}")
