@@ -21,7 +21,8 @@ It reports the mean absolute error of max_a Q(s, a) against the best score on he
 positions whose best score is under 5 in size (quiet ones), beside the mean size of that
 target: the error a network that always says 0 makes. `--planes onehot` replaces the seed's
 six planes by one plane per side and strength, one per side's face-down pieces and a plane of
-ones (an experiment only; the file it writes is not loadable).
+ones (an experiment only; no file is written); `onehot+pool` adds a constant plane for each
+side's face-down strengths and one for the no-progress count (`label` stores them).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def label_games(task: tuple[str, list[int], float]):
     torch.set_num_threads(1)
     game = make_game("jungle")
     search = search_agent(game, weights)
-    planes, masks, scores = [], [], []
+    planes, masks, scores, extras = [], [], [], []
     for seed in seeds:
         rng = random.Random(seed)
         seats = [search if spec == "SEARCH" else make_agent(spec, game)
@@ -89,12 +90,22 @@ def label_games(task: tuple[str, list[int], float]):
             score = np.zeros(game.num_actions, np.float32)
             score[legal] = search.lookahead_scores(view)
             planes.append(game.encode_batch([view], [mover]).reshape(-1))
+            extras.append(pool_and_clock(view, mover))
             masks.append(mask)
             scores.append(score)
         noisy = [Noisy(agent, random_share, random.Random(seed * 3 + i))
                  for i, agent in enumerate(seats)]
         play_match(game, noisy, seed=seed, on_move=record)
-    return np.array(planes, np.float32), np.array(masks), np.array(scores)
+    return (np.array(planes, np.float32), np.array(masks), np.array(scores),
+            np.array(extras, np.float32))
+
+
+def pool_and_clock(view, mover: int) -> np.ndarray:
+    """What the seed's planes leave out: each side's face-down strengths (8 flags each, the
+    mover's first) and the no-progress count as a share of the 40 plies that draw."""
+    sides = (mover, 1 - mover)
+    flags = [(view.hidden[side] >> k) & 1 for side in sides for k in range(1, 9)]
+    return np.array(flags + [view.no_capture / 40], np.float32)
 
 
 def label(args) -> None:
@@ -103,13 +114,14 @@ def label(args) -> None:
     started = time.time()
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         parts = [part for part in pool.map(label_games, tasks) if len(part[0])]
-    x, mask, y = (np.concatenate([part[i] for part in parts]) for i in range(3))
-    np.savez_compressed(args.data, x=x, mask=mask, y=y)
+    x, mask, y, extra = (np.concatenate([part[i] for part in parts]) for i in range(4))
+    np.savez_compressed(args.data, x=x, mask=mask, y=y, extra=extra)
     print(f"{len(x)} positions in {time.time() - started:.0f} s")
 
 
-def onehot(x: np.ndarray) -> np.ndarray:
-    """One plane per side and face-up strength, one per side's face-down pieces, ones."""
+def onehot(x: np.ndarray, extra: np.ndarray | None = None) -> np.ndarray:
+    """One plane per side and face-up strength, one per side's face-down pieces, ones; with
+    `extra` (`pool_and_clock`), one constant plane for each of its numbers too."""
     seed_planes = x.reshape(-1, 6, 7, 8)
     strength = np.rint(seed_planes[:, 2] * 8).astype(int)
     face_up = seed_planes[:, 3] > 0
@@ -118,6 +130,9 @@ def onehot(x: np.ndarray) -> np.ndarray:
         planes += [side & face_up & (strength == k) for k in range(1, 9)]
         planes.append(side & ~face_up)
     planes.append(np.ones_like(face_up))
+    if extra is not None:
+        planes += [np.broadcast_to(extra[:, i, None, None], face_up.shape)
+                   for i in range(extra.shape[1])]
     return np.stack(planes, 1).astype(np.float32).reshape(len(x), -1)
 
 
@@ -130,6 +145,8 @@ def fit(args) -> None:
     x, mask, y = data["x"], data["mask"], np.clip(data["y"], -100, 100)
     if args.planes == "onehot":
         x = onehot(x)
+    elif args.planes == "onehot+pool":
+        x = onehot(x, data["extra"])
     rng = np.random.default_rng(0)
     order = rng.permutation(len(x))
     held, train = order[:len(x) // 20], order[len(x) // 20:]
@@ -137,7 +154,7 @@ def fit(args) -> None:
     agent = DQNAgent(game, DQNSettings(weights="none", reward="potential", lookahead=2,
                                        dropout=0.0, arch="conv", channels=args.channels))
     agent.trained_reward = "potential"
-    if args.planes == "onehot":
+    if args.planes != "seed":
         agent.network = build_network(x.shape[1], game.num_actions, 128, 0.0, 0, False,
                                       (x.shape[1] // 56, 7, 8), 3, args.channels)
     net = agent.network
@@ -191,7 +208,7 @@ parser.add_argument("--seed", type=int, default=1)
 parser.add_argument("--workers", type=int, default=2)
 parser.add_argument("--random-share", type=float, default=0.1)
 parser.add_argument("--target", choices=("all", "best"), default="all")
-parser.add_argument("--planes", choices=("seed", "onehot"), default="seed")
+parser.add_argument("--planes", choices=("seed", "onehot", "onehot+pool"), default="seed")
 parser.add_argument("--channels", type=int, default=32)
 parser.add_argument("--steps", type=int, default=6000)
 parser.add_argument("--batch", type=int, default=256)
