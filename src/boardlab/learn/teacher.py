@@ -287,16 +287,21 @@ def load_dataset(folder: str | Path, game: Game | None = None) -> tuple[dict[str
     shards). With `game`, refuse a dataset of another game."""
     folder = Path(folder)
     manifest = read_manifest(folder, game)
-    parts, games = [], 0
-    for shard in existing_shards(folder):
-        labels = read_shard(shard_path(folder, shard))
-        labels.game = labels.game + games
-        games = int(labels.game.max()) + 1 if len(labels) else games
-        parts.append(labels)
+    parts = [read_shard(shard_path(folder, shard)) for shard in existing_shards(folder)]
     if not parts:
         raise BoardLabError(f"{folder} has a manifest but no shard yet: run `boardlab teach` "
                             f"to label some")
-    return manifest, Labels.join(parts)
+    return manifest, games_numbered_across(parts)
+
+
+def games_numbered_across(parts: list[Labels]) -> Labels:
+    """The parts' positions joined, each part's games numbered after the last part's (a
+    shard numbers its own games from 0), so a held-out split by game stays whole games."""
+    games = 0
+    for labels in parts:
+        labels.game = labels.game + games
+        games = int(labels.game.max()) + 1 if len(labels) else games
+    return Labels.join(parts)
 
 
 def dataset_folders(folders: str) -> list[str]:
@@ -308,16 +313,11 @@ def dataset_folders(folders: str) -> list[str]:
 def load_datasets(folders: str, game: Game | None = None) -> tuple[list[dict[str, Any]], Labels]:
     """`load_dataset` of each folder `dataset_folders` names, their positions joined in that
     order with the games numbered across them (held-out splits go by game)."""
-    manifests, parts, games = [], [], 0
-    for folder in dataset_folders(folders):
-        manifest, labels = load_dataset(folder, game)
-        labels.game = labels.game + games
-        games = int(labels.game.max()) + 1
-        manifests.append(manifest)
-        parts.append(labels)
-    if not parts:
+    loaded = [load_dataset(folder, game) for folder in dataset_folders(folders)]
+    if not loaded:
         raise BoardLabError("no teacher dataset named")
-    return manifests, Labels.join(parts)
+    manifests = [manifest for manifest, _ in loaded]
+    return manifests, games_numbered_across([labels for _, labels in loaded])
 
 
 def require_same_settings(made: str, found: dict[str, Any], wanted: dict[str, Any]) -> None:
