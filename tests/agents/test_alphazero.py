@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from boardlab import Clock, make_agent, make_game, play_match
+from boardlab.agents.alphazero import CLOCK_LEAVES
 from boardlab.agents.puct import ArrayForest, pick_move
 from boardlab.core.game import BoardLabError
 
@@ -118,9 +119,21 @@ def test_the_subtree_of_the_new_position_is_kept_between_moves():
     assert reused_after_two_moves("jungle", ",reuse=true") == 0  # hidden: a view is no node
 
 
-def test_leaves_must_be_at_least_one():
-    with pytest.raises(ValueError, match="leaves=0"):
-        make_agent("alphazero:weights=none,leaves=0", make_game("reversi"))
+def test_leaves_must_not_be_negative():
+    with pytest.raises(ValueError, match="leaves=-1"):
+        make_agent("alphazero:weights=none,leaves=-1", make_game("reversi"))
+
+
+def test_leaves_chosen_by_what_stops_the_search():
+    def chosen(params: str) -> int:
+        agent = make_agent("alphazero:weights=none,channels=8,blocks=1," + params,
+                           make_game("reversi"))
+        return agent.settings.leaves_per_call()
+
+    assert chosen("sims=50") == 1  # a fixed count searches the tree it always did
+    assert chosen("sims=50,time=1") == 1
+    assert chosen("sims=0,time=1") == CLOCK_LEAVES > 1  # only the clock: more per call
+    assert chosen("sims=0,time=1,leaves=2") == 2
 
 
 def test_the_agent_plays_reversi_and_a_game_with_chance_nodes():

@@ -16,7 +16,8 @@ TICK = 1 / 128
 
 def test_time_setting_stops_the_search(ticking_time):
     game = make_game("reversi")
-    agent = make_agent(UNTRAINED + ",sims=0,time=0.2", game)  # sims=0: only the time stops it
+    # sims=0: only the time stops it; one leaf a network call, so one clock read a simulation
+    agent = make_agent(UNTRAINED + ",sims=0,time=0.2,leaves=1", game)
     agent.start_game(0, 1)
     ticking_time(TICK)
     agent.act(game.initial_state(), Clock())

@@ -229,3 +229,48 @@ def test_a_damaged_shard_or_a_missing_dataset_is_one_sentence(tmp_path):
         with pytest.raises(BoardLabError, match=message):  # when built, before any work
             AlphaZeroTrainer(game, AlphaZeroTraining(teacher=str(folder), workers=1),
                              {"channels": 4, "blocks": 1})
+
+
+def test_distilling_anneals_the_learning_rate_and_gives_it_back():
+    torch = pytest.importorskip("torch")
+    from boardlab.learn.distill import TeacherData, cosine_share, distill
+
+    assert cosine_share(0, 100, 0.1) == pytest.approx(1.0)
+    assert cosine_share(99, 100, 0.1) == pytest.approx(0.1)
+    assert cosine_share(50, 101, 0.1) == pytest.approx(0.55)
+    assert all(cosine_share(k, 10, 1.0) == 1.0 for k in range(10))  # 1: constant, as before
+
+    class Tiny(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.policy, self.value = torch.nn.Linear(4, 3), torch.nn.Linear(4, 1)
+
+        def forward(self, x):
+            x = x.flatten(1)
+            return self.policy(x), torch.tanh(self.value(x)).squeeze(1)
+
+    network = Tiny()
+    optimizer = torch.optim.Adam(network.parameters(), lr=0.01)
+    seen = []
+    step = optimizer.step
+
+    def recording_step(*args, **kwargs):
+        seen.append(optimizer.param_groups[0]["lr"])
+        return step(*args, **kwargs)
+
+    optimizer.step = recording_step
+    rng = np.random.default_rng(0)
+    data = TeacherData(rng.normal(size=(32, 1, 2, 2)).astype(np.float16),
+                       rng.integers(0, 3, 32), rng.uniform(-1, 1, 32).astype(np.float32))
+    distill(network, optimizer, data, 20, 8, 0.5, rng, lr_end=0.1)
+    assert seen[0] == pytest.approx(0.01) and seen[-1] == pytest.approx(0.001)
+    assert all(a >= b for a, b in zip(seen, seen[1:]))
+    assert optimizer.param_groups[0]["lr"] == 0.01  # self-play goes on at the configured rate
+
+
+def test_a_learning_rate_end_outside_its_range_is_refused():
+    from boardlab.learn.alphazero import AlphaZeroTraining
+
+    for bad in (0.0, 1.5):
+        with pytest.raises(ParseError, match="distill_lr_end"):
+            AlphaZeroTraining(distill_lr_end=bad)

@@ -1,5 +1,5 @@
 """The engine searches' pruning (games/alphabeta.py and the games' search.py, switched by the
-minimax agent's `null_move`, `lmr`, `aspiration` and `predict` settings): each keeps what it
+minimax agent's `null_move`, `lmr`, `aspiration`, `futility`, `lmp` and `predict` settings): each keeps what it
 must not change. Null-move pruning is never tried where zugzwang is likely (pawn endings) nor
 ever in Reversi; with all of it on, the engine still finds the same move and value as without
 it on tactical positions (mates, winning captures); aspiration windows alone keep the root's
@@ -16,18 +16,21 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import ENGINE, NO_LIMIT, NULL, REDUCE, STOPPED
+from boardlab.games.alphabeta import (ENGINE, FUTILE, NO_LIMIT, NULL, PRUNE_LATE, REDUCE,
+                                      STOPPED, futility_worth, late_moves_searched)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
 from boardlab.testing import search_decision as decide
 
-OFF = "null_move=false,lmr=false,aspiration=false"
+OFF = "null_move=false,lmr=false,aspiration=false,futility=false,lmp=false"
 """The engine search without the pruning: the reference."""
-VARIANTS = ("null_move=true,lmr=false,aspiration=false",
-            "null_move=false,lmr=true,aspiration=false",
-            "null_move=false,lmr=false,aspiration=true",
-            "null_move=true,lmr=true,aspiration=true")
+VARIANTS = ("null_move=true,lmr=false,aspiration=false,futility=false,lmp=false",
+            "null_move=false,lmr=true,aspiration=false,futility=false,lmp=false",
+            "null_move=false,lmr=false,aspiration=true,futility=false,lmp=false",
+            "null_move=false,lmr=false,aspiration=false,futility=true,lmp=false",
+            "null_move=false,lmr=false,aspiration=false,futility=false,lmp=true",
+            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true")
 
 # Positions of seeded random games where the engine without pruning finds a forced win (depth
 # 4 in MiniChess, 3 in Xiangqi) or wins material by a capture; and a mate in one.
@@ -66,9 +69,11 @@ XIANGQI_TACTICS = [
 ]
 
 
-def engine(game, null_move: bool, lmr: bool = False, aspiration: bool = False):
+def engine(game, null_move: bool, lmr: bool = False, aspiration: bool = False,
+           futility: bool = False, lmp: bool = False):
     search = game.compiled_quiescence("minimax")
-    search.configure(null_move=null_move, lmr=lmr, aspiration=aspiration)
+    search.configure(null_move=null_move, lmr=lmr, aspiration=aspiration, futility=futility,
+                     lmp=lmp)
     return search
 
 
@@ -125,6 +130,35 @@ def test_null_move_keeps_the_value_of_pawn_endings(name, text, depth):
     with_null = engine(game, null_move=True)(*args)
     without = engine(game, null_move=False)(*args)
     assert with_null[1] == without[1] and with_null[3] and without[3]
+
+
+def test_futility_and_late_move_pruning_only_at_scouts_near_the_leaves():
+    on = ENGINE | FUTILE | PRUNE_LATE
+    scout = (4.0, np.nextafter(4.0, np.inf))  # a null window
+    assert futility_worth(on, 3, 3, *scout)
+    assert not futility_worth(on, 0, 3, *scout)  # the root
+    assert not futility_worth(on, 3, 4, *scout)  # too far from the leaves
+    assert not futility_worth(on, 3, 3, 4.0, 9.0)  # the principal variation
+    win = 1_000_000.0 - 7
+    assert not futility_worth(on, 3, 3, win, np.nextafter(win, np.inf))  # a mate's bound
+    assert not futility_worth(ENGINE | PRUNE_LATE, 3, 3, *scout)  # switched off
+    assert [late_moves_searched(on, 3, d, *scout) for d in (1, 2, 3)] == [4, 7, 12]
+    assert late_moves_searched(ENGINE | FUTILE, 3, 2, *scout) > 1000  # switched off
+    assert late_moves_searched(on, 3, 2, 4.0, 9.0) > 1000
+
+
+@pytest.mark.parametrize("text,depth", [
+    ("k4/5/1Q3/5/5/4K w", 5),  # a mate to find
+    ("k4/5/4q/5/3P1/2RBK w", 6),  # our king attacked by the queen: no pruning there
+    ("2k2/1p3/2p2/5/1NP2/2K2 b", 8),
+])
+def test_futility_and_late_move_pruning_keep_the_value_of_checks_and_mates(text, depth):
+    game = make_game("minichess")
+    state = game.state_from_text(text)
+    args = (state, state.legal_actions(), depth, state.current_player(), NO_LIMIT)
+    pruned = deepen(engine(game, null_move=False, futility=True, lmp=True), state, depth)
+    plain = deepen(engine(game, null_move=False), state, depth)
+    assert pruned == plain, args[0].to_text()
 
 
 def test_the_null_move_hooks_refuse_pawn_endings():
@@ -198,10 +232,14 @@ def test_an_aspiration_window_widens_on_the_side_that_failed():
 def test_the_settings_reach_the_compiled_search():
     game = make_game("minichess")
     agent = make_agent("minimax:quiescence=true", game)
-    assert agent.kernel.mode == ENGINE | NULL | REDUCE
-    agent = make_agent("minimax:quiescence=true,null_move=false,lmr=false", game)
+    assert agent.kernel.mode == ENGINE | NULL | REDUCE | FUTILE | PRUNE_LATE
+    agent = make_agent("minimax:quiescence=true,null_move=false,lmr=false,futility=false,"
+                       "lmp=false", game)
     agent.start_game(0, 0)  # a new game's search keeps the settings
     assert agent.kernel.mode == ENGINE
+    # Futility and late-move pruning only where the game's search sets them (not yet Xiangqi)
+    xiangqi = make_agent("minimax:quiescence=true", make_game("xiangqi")).kernel.mode
+    assert not xiangqi & (FUTILE | PRUNE_LATE)
     assert make_agent("minimax:depth=2", game).kernel.mode == 0  # the plain search: none
     # Aspiration where the game's search has a window (Reversi's), the end-game solve.
     reversi = make_game("reversi")

@@ -43,6 +43,10 @@ from .puct import ArrayForest, pick_move
 
 FORMAT = "boardlab-alphazero"
 VERSION = 1
+CLOCK_LEAVES = 8
+"""Leaves a network call when only time stops the search. Simulations in 1.86, 0.86 and 0.65
+CPU-s for 1, 4 and 8 leaves (2,000 from five Xiangqi positions, the shipped network); MiniChess
+searched 178, 358 and 317 a move at 0.1 s (docs/alphazero.md, "More leaves a network call")."""
 ARCHITECTURE_FIELDS = ("channels", "blocks", "policy_planes", "seat_frame")
 BEFORE_FIELDS = {"policy_planes": 2, "seat_frame": False}
 """What a weights file written before a field existed was trained with."""
@@ -67,10 +71,13 @@ class AlphaZeroSettings:
     `mcts` does: its visits count in the next search. Off by default: on the 6x5 chess at
     0.1 s a move it made no difference measurable in 40 games (docs/alphazero.md), and off
     keeps the fixed-simulation figures of the docs reproducible."""
-    leaves: int = 1
+    leaves: int = 0
     """Leaves a network call evaluates in one move's search: each descent after the first is
     steered off the ones before it by a virtual loss (more simulations a second where a
-    batch-1 forward costs nearly as much as a batch of 8; see docs/alphazero.md)."""
+    batch-1 forward costs nearly as much as a batch of 8; see docs/alphazero.md). 0 (the
+    default) picks: `CLOCK_LEAVES` when only time stops the search (`sims=0`), where more
+    simulations a second is all that counts, else 1, so that a fixed number of simulations
+    searches the same tree as before this setting existed."""
     weights: str = ""
     """Weights file (.pt); empty = models/<game>-alphazero.pt; `none` = an untrained network."""
     channels: int = 32
@@ -99,8 +106,14 @@ class AlphaZeroSettings:
         if self.channels < 1 or self.blocks < 0 or self.policy_planes < 1:
             raise ValueError("channels and policy_planes must be positive and blocks not "
                              "negative")
-        if self.leaves < 1:
-            raise ValueError(f"leaves={self.leaves} must be at least 1")
+        if self.leaves < 0:
+            raise ValueError(f"leaves={self.leaves} must be at least 1 (or 0: chosen)")
+
+    def leaves_per_call(self) -> int:
+        """`leaves`, or what 0 chooses."""
+        if self.leaves:
+            return self.leaves
+        return CLOCK_LEAVES if self.sims == 0 else 1
 
 
 def build_network(planes: int, height: int, width: int, actions: int, channels: int,
@@ -365,7 +378,7 @@ class AlphaZeroAgent(Agent):
                 return (1 - settings.noise_fraction) * priors + settings.noise_fraction * mixed
         with one_torch_thread(), collector_paused():
             result = forest.search([state], settings.sims, self.evaluate.on_planes, noise,
-                                   clock, settings.leaves)[0]
+                                   clock, settings.leaves_per_call())[0]
         move = int(result.actions[pick_move(result, settings.temperature, self.rng)])
         if settings.reuse and not self.game.facts.hidden_information:
             self.played = move

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
-from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, LATE_MOVE_REDUCTIONS, LOWER,
-                              NULL_MOVE, UPPER, WIN_VALUE)
+from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, FUTILITY, LATE_MOVE_PRUNING,
+                              LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -97,6 +97,15 @@ class MinimaxSettings:
     """With `quiescence=true`: aspiration windows (each iteration first searches a narrow
     window around the last one's value, wider when it fails), in the games whose search sets
     a window (only where they measured better: the game's search module)."""
+    futility: bool = FUTILITY
+    """With `quiescence=true`: futility pruning near the leaves (a null-window node whose
+    evaluation is a margin per ply above beta cuts at once; one a margin below alpha skips its
+    quiet moves), in the games whose search sets a margin (where it measured better: the
+    game's search module)."""
+    lmp: bool = LATE_MOVE_PRUNING
+    """With `quiescence=true`: late-move pruning (a null-window node at most 3 plies from the
+    leaves, not in check, searches 3 + depth^2 moves, then no more quiet ones), in the games
+    whose search prunes late moves (where it measured better: the game's search module)."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -167,7 +176,8 @@ class MinimaxAgent(Agent):
             configure = getattr(search, "configure", None)
             if configure is not None:
                 configure(null_move=settings.null_move, lmr=settings.lmr,
-                          aspiration=settings.aspiration, endgame=settings.endgame)
+                          aspiration=settings.aspiration, endgame=settings.endgame,
+                          futility=settings.futility, lmp=settings.lmp)
             return search
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 

@@ -22,6 +22,12 @@ NULL_MOVE, LATE_MOVE_REDUCTIONS, ASPIRATION = True, True, True
 agent's `null_move`, `lmr` and `aspiration` settings. A game's search leaves out what measured
 worse there or does not apply (its aspiration window 0, no reductions, no null move; each
 game's search.py, docs/speed.md#engine-search-ablation)."""
+FUTILITY = True
+"""The engine searches' futility pruning by default (the minimax agent's `futility`), in the
+games whose search sets a margin (games/alphabeta.py `SearchMemory.futility_margin`)."""
+LATE_MOVE_PRUNING = True
+"""The engine searches' late-move pruning by default (the minimax agent's `lmp`), in the games
+whose search prunes late moves (games/alphabeta.py `SearchMemory.prunes_late`)."""
 ENDGAME = 0
 """The minimax agent's `endgame` by default: a root with at most this many moves left (the
 game's measure) is solved exactly where the game's engine search has a solver; 0: none."""

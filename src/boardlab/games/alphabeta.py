@@ -41,8 +41,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, LATE_MOVE_REDUCTIONS, LOWER,
-                              NULL_MOVE, UPPER, WIN_VALUE)
+from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, FUTILITY, LATE_MOVE_PRUNING,
+                              LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -57,10 +57,13 @@ number of root moves (in moves[0]), the index of the best of them, the index of 
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
 of `SearchMemory.stop_at` while a search runs)."""
-ENGINE, NULL, REDUCE, AFTER_NULL = 1, 2, 4, 8
+ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE = 1, 2, 4, 8, 16, 32
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
-search, the Python agent's values), null-move pruning on, late-move reductions on, and (set
-by the search itself) this node is the reply to a null move, which may not pass again."""
+search, the Python agent's values), null-move pruning on, late-move reductions on, (set
+by the search itself) this node is the reply to a null move, which may not pass again,
+futility pruning on, and late-move pruning on."""
+FUTILITY_DEPTH = 3
+"""Futility pruning at nodes at most this many plies from the leaves (`futility_worth`)."""
 NULL_MOVE_MIN_DEPTH = 2
 """Null-move pruning from this remaining depth."""
 REDUCE_MIN_DEPTH, REDUCE_FROM_MOVE = 3, 3
@@ -101,6 +104,12 @@ class SearchMemory:
     reductions = True
     """Whether the game's search reduces late moves at all (then `configure(lmr=False)`
     switches it off)."""
+    futility_margin = 0.0
+    """The futility margin per ply of depth in the game's heuristic units; 0: the game's
+    search does not prune by futility (then `configure(futility=...)` changes nothing)."""
+    prunes_late = False
+    """Whether the game's search prunes late quiet moves (then `configure(lmp=False)`
+    switches it off)."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -120,13 +129,17 @@ class SearchMemory:
         self.configure()
 
     def configure(self, null_move: bool = NULL_MOVE, lmr: bool = LATE_MOVE_REDUCTIONS,
-                  aspiration: bool = ASPIRATION, endgame: int = ENDGAME) -> None:
+                  aspiration: bool = ASPIRATION, endgame: int = ENDGAME,
+                  futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
         values are the Python agent's."""
         self.mode = (ENGINE | (NULL if null_move else 0)
-                     | (REDUCE if lmr and self.reductions else 0) if self.quiescence else 0)
+                     | (REDUCE if lmr and self.reductions else 0)
+                     | (FUTILE if futility and self.futility_margin > 0 else 0)
+                     | (PRUNE_LATE if lmp and self.prunes_late else 0)
+                     if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
         self.endgame = endgame
 
@@ -230,6 +243,29 @@ def null_move_worth(mode, ply, depth, alpha, beta):
     win or loss."""
     return (mode & (NULL | AFTER_NULL)) == NULL and ply > 0 and \
         depth >= NULL_MOVE_MIN_DEPTH and above(alpha) == beta and abs(beta) < 0.5 * WIN_VALUE
+
+
+@njit(cache=True, inline="always")
+def futility_worth(mode, ply, depth, alpha, beta):
+    """Whether a node may be pruned by its static evaluation as far as the search goes (the
+    game then asks: not in check, the game's end not within reach): the engine asks for it,
+    below the root, near the leaves, at a null-window node whose beta is no win or loss. Two
+    prunings follow (Heinz, "Extended futility pruning", ICCA Journal 1998; Stockfish's
+    "reverse futility"): with the evaluation a margin per ply above beta the node cuts at
+    once; with it a margin per ply below alpha, quiet moves are not searched."""
+    return (mode & FUTILE) != 0 and ply > 0 and depth <= FUTILITY_DEPTH and \
+        above(alpha) == beta and abs(beta) < 0.5 * WIN_VALUE
+
+
+@njit(cache=True, inline="always")
+def late_moves_searched(mode, ply, depth, alpha, beta):
+    """How many moves a node searches before it stops trying quiet ones (late-move pruning,
+    the "move count pruning" of Stockfish and of most engines since: ordering puts the moves
+    likely to matter first, so near the leaves the last quiet ones are skipped), 3 + depth^2
+    where `futility_worth`'s conditions hold and the engine asks for it, else no limit."""
+    if (mode & PRUNE_LATE) == 0 or not futility_worth(mode | FUTILE, ply, depth, alpha, beta):
+        return 1 << 30
+    return 3 + depth * depth
 
 
 @njit(cache=True, inline="always")

@@ -211,7 +211,8 @@ class AlphaZeroTrainer(Trainer):
         row = IterationRow()
         row.policy_loss, row.value_loss = distill(network, self.optimizer, split.train,
                                                   config.distill_steps, config.batch,
-                                                  config.teacher_value_weight, rng)
+                                                  config.teacher_value_weight, rng,
+                                                  config.distill_lr_end)
         after = held_out_losses(network, split.held_out)
         self.held_out = {**{f"before_{k}": v for k, v in before.items()},
                          **{f"after_{k}": v for k, v in after.items()}}

@@ -75,6 +75,9 @@ class AlphaZeroTraining:
     self-play continues from there."""
     distill_steps: int = 2000
     """Minibatches of teacher positions in that first iteration."""
+    distill_lr_end: float = 1.0
+    """The learning rate at the last of them, as a share of `lr`: a cosine from `lr` down to
+    it (1 = constant, as before this setting; self-play goes on at `lr`)."""
     teacher_result_weight: float = 0.5
     """Value target of a teacher position: this share the game's result, the rest the
     search's score squashed to [-1, 1] (learn/teacher.py)."""
@@ -121,6 +124,8 @@ class AlphaZeroTraining:
                 raise ParseError(f"{name}={getattr(self, name)} must be in [0, 1]")
         if self.teacher_share > 0 and not self.teacher:
             raise ParseError("teacher_share needs teacher=<dataset folder>")
+        if not 0 < self.distill_lr_end <= 1:
+            raise ParseError(f"distill_lr_end={self.distill_lr_end} must be in (0, 1]")
         if self.distill_steps < 0 or self.teacher_value_weight < 0 or self.teacher_scale < 0:
             raise ParseError("distill_steps, teacher_value_weight and teacher_scale must not "
                              "be negative")

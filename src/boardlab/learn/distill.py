@@ -16,6 +16,7 @@ loss says whether the network learnt the teacher or the games.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,12 +91,23 @@ def batch(data: TeacherData, rows: np.ndarray) -> tuple[Any, Any, Any]:
             torch.from_numpy(data.action[rows]), torch.from_numpy(data.value[rows]))
 
 
+def cosine_share(step: int, steps: int, end: float) -> float:
+    """The share of the starting learning rate at `step` of `steps`: 1 down to `end` along a
+    half cosine (Loshchilov & Hutter, "SGDR", 2017, without restarts)."""
+    return end + (1 - end) * 0.5 * (1 + math.cos(math.pi * step / max(steps - 1, 1)))
+
+
 def distill(network: Any, optimizer: Any, data: TeacherData, steps: int, batch_size: int,
-            value_weight: float, rng: np.random.Generator) -> tuple[float, float]:
-    """`steps` minibatches of the teacher's positions; the mean policy and value losses."""
+            value_weight: float, rng: np.random.Generator, lr_end: float = 1.0
+            ) -> tuple[float, float]:
+    """`steps` minibatches of the teacher's positions, the learning rate annealed to `lr_end`
+    of the optimizer's (and set back after); the mean policy and value losses."""
     network.train()
     policy_losses, value_losses = [], []
-    for _ in range(steps):
+    start_lrs = [group["lr"] for group in optimizer.param_groups]
+    for step in range(steps):
+        for group, start_lr in zip(optimizer.param_groups, start_lrs):
+            group["lr"] = start_lr * cosine_share(step, steps, lr_end)
         rows = rng.integers(0, len(data), size=min(batch_size, len(data)))
         policy_loss, value_loss = losses(network, *batch(data, rows))
         optimizer.zero_grad()
@@ -103,6 +115,8 @@ def distill(network: Any, optimizer: Any, data: TeacherData, steps: int, batch_s
         optimizer.step()
         policy_losses.append(policy_loss.item())
         value_losses.append(value_loss.item())
+    for group, start_lr in zip(optimizer.param_groups, start_lrs):
+        group["lr"] = start_lr
     network.eval()
     return float(np.mean(policy_losses)), float(np.mean(value_losses))
 

@@ -18,8 +18,13 @@ in the same order so the floats agree.
   With alphabeta.py's pruning, each a minimax setting: null-move pruning, never in check
   nor for a side with only pawns and its king (`null_move_allowed`: with no move a side
   loses, so zugzwang is real), nor where the ply cap is within reach; late-move reductions
-  of quiet moves, never in check nor for a move that gives check. No aspiration windows
-  (ASPIRATION_WINDOW: they measured worse here).
+  of quiet moves, never in check nor for a move that gives check; futility pruning
+  (`futility_worth`: a scout node up to 3 plies from the leaves, not in check, cuts when its
+  evaluation is FUTILITY_MARGIN a ply above beta, and tries no quiet move that gives no check
+  when it is that far below alpha) with delta pruning in the quiescence search (a capture
+  whose victim is worth less than the gap to alpha plus the margin is not tried); late-move
+  pruning (`late_moves_searched`). No aspiration windows (ASPIRATION_WINDOW: they measured
+  worse here).
 """
 
 from __future__ import annotations
@@ -32,10 +37,11 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED,
-                         SearchMemory, above, below, count_node, evaluate, late_reduction,
-                         null_move_worth, null_reduction, pick, probe, reduces,
-                         score_moves, store_node, table_cutoff, take_value)
+from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY,
+                         ROOT_MOVES, STOPPED, SearchMemory, above, below, count_node, evaluate,
+                         futility_worth, late_moves_searched, late_reduction, null_move_worth,
+                         null_reduction, pick, probe, reduces, score_moves, store_node,
+                         table_cutoff, take_value)
 from ..chesslike import signed_table
 from .heuristics import MATERIAL_VALUES, POSITION_BONUS
 from .kernels import (DRAW, KING, MAX_MOVES, PAWN, adjudicate, generate, has_move,
@@ -66,6 +72,9 @@ ORDER_VALUES = np.array((0, 1, 5, 3, 3, 9, 20), dtype=np.int64)
 """Piece worth for MVV-LVA (chess's), by type: pawn, rook, knight, bishop, queen, king."""
 PROMOTION = CAPTURE + 64 * 8
 """A pawn's step to the last row ranks with taking a queen (it becomes one)."""
+FUTILITY_MARGIN = 2.0
+"""Futility pruning's margin per ply (alphabeta.py `futility_worth`): a pawn of seed 004's
+material count (the tuned table's pawns are worth about as much)."""
 ASPIRATION_WINDOW = 0.0
 """Half the root's aspiration window; 0: none. Measured with half a pawn (1.0): 3% fewer
 nodes to depth 10, but 54-16-70 in 140 games at 0.2 s a move against the same search
@@ -147,6 +156,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
     if count_node(tables):
         return 0.0
     engine = mode & ENGINE
+    futile = -np.inf  # above it: quiet moves are not searched (futility pruning)
     board = line.board
     moves = line.moves
     slot = probe(tables, key)
@@ -163,9 +173,17 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         if ended:
             return value
         if depth <= 0:
-            return _quiet(line, tables, player, plies, alpha, beta, ply, max_plies)
+            return _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode)
         if engine and table_cutoff(tables, slot, depth, alpha, beta):
             return tables.table[slot].value
+        # Futility: far enough above beta, cut; far enough below alpha, try no quiet move.
+        if plies + depth < max_plies and futility_worth(mode, ply, depth, alpha, beta) and \
+                not king_capturable(board, 1 - player):
+            static = evaluate(board, line.evaluation, player)
+            if static - FUTILITY_MARGIN * depth >= beta:
+                return static
+            if static + FUTILITY_MARGIN * depth <= alpha:
+                futile = static + FUTILITY_MARGIN * depth
         # Null move: if passing and a shallower search still reach beta, so would a move.
         if engine and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
@@ -184,6 +202,11 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
     reducing = engine and ply > 0 and reduces(mode, depth) and \
         not king_capturable(board, 1 - player)
+    # Late-move pruning: near the leaves, not in check, the last quiet moves are not tried.
+    searched_at_most = late_moves_searched(mode, ply, depth, alpha, beta)
+    if searched_at_most < n and (plies + depth >= max_plies or
+                                 king_capturable(board, 1 - player)):
+        searched_at_most = n
     # Near the leaves, quiet moves are tried in generation order: sorting them by history
     # would cost more than it saves.
     sorting = ply > 0
@@ -198,6 +221,11 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         to = moves[ply, i, 1]
         moved = board[frm]
         captured = play(board, player, frm, to)
+        if (futile > -np.inf or i >= searched_at_most) and i > 0 and \
+                moves[ply, i, 2] < KILLER and not king_capturable(board, player):
+            take_back(board, frm, to, moved, captured)  # a quiet move that cannot reach alpha
+            best = max(best, futile if futile > -np.inf else alpha0)
+            continue
         child_key = key ^ ZOBRIST[frm, moved + 6] ^ ZOBRIST[to, board[to] + 6] ^ \
             ZOBRIST[to, captured + 6] ^ SIDE_KEY ^ PLY_KEYS[plies % 256] ^ \
             PLY_KEYS[(plies + 1) % 256]
@@ -228,9 +256,12 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
 
 
 @njit(cache=True)
-def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies):
+def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode):
     """Quiescence search: stand pat on the evaluation, or capture or promote; when the
-    opponent could take our king next, every move must be tried (standing pat loses)."""
+    opponent could take our king next, every move must be tried (standing pat loses). With
+    futility pruning on (`mode`), delta pruning: a capture that would leave us below alpha
+    even with a pawn more than its victim is worth is not tried, unless it threatens the king
+    (which may win the game whatever the material)."""
     if count_node(tables):
         return 0.0
     board = line.board
@@ -249,11 +280,24 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies):
             return best
         alpha = max(alpha, best)
         last_row = 0 if player == 0 else 5
+        # Delta pruning (futility in the quiescence search): below this victim, hopeless.
+        hopeless = 0.0
+        if mode & FUTILE and plies + 1 < max_plies:
+            hopeless = alpha - best - FUTILITY_MARGIN
         kept = 0
         for i in range(n):
             frm = moves[ply, i, 0]
             to = moves[ply, i, 1]
-            if board[to] != 0 or (abs(board[frm]) == PAWN and to // 5 == last_row):
+            promotes = abs(board[frm]) == PAWN and to // 5 == last_row
+            if board[to] != 0 and not promotes and \
+                    MATERIAL_VALUES[abs(board[to])] < hopeless:
+                moved = board[frm]
+                captured = play(board, player, frm, to)
+                checks = king_capturable(board, player)  # a threat may still win the game
+                take_back(board, frm, to, moved, captured)
+                if not checks:
+                    continue
+            if board[to] != 0 or promotes:
                 moves[ply, kept, 0] = frm
                 moves[ply, kept, 1] = to
                 kept += 1
@@ -265,7 +309,8 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies):
         to = moves[ply, i, 1]
         moved = board[frm]
         captured = play(board, player, frm, to)
-        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, max_plies)
+        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, max_plies,
+                        mode)
         take_back(board, frm, to, moved, captured)
         if tables.counters[STOPPED]:
             return 0.0
@@ -280,6 +325,8 @@ class MiniChessSearch(SearchMemory):
     """The compiled search as the minimax agent calls it (`Game.compiled_minimax`)."""
 
     window = ASPIRATION_WINDOW
+    futility_margin = FUTILITY_MARGIN
+    prunes_late = True
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray) -> None:
         super().__init__(SQUARES, MAX_MOVES, quiescence)
