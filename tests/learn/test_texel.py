@@ -18,8 +18,11 @@ from boardlab.learn.texel import (TexelSettings, cache_path, collect, held_out_s
                                   read_record, run, tune, values)
 
 GAME = make_game("minichess")
-SETTINGS = TexelSettings(depth=2, positions=2500, games_per_chunk=25, l2=0.01, seed=1,
+SETTINGS = TexelSettings(depth=2, positions=10_000, games_per_chunk=25, l2=0.01, seed=1,
                          iterations=100)
+"""About 250 games: with a quarter of that, the 150 entries a blank table must learn fitted
+the training games and missed the held-out ones (after the search's futility pruning changed
+which games a seed plays, 2026-11-27)."""
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +56,7 @@ def test_the_fit_lowers_the_held_out_loss(tuned_run):
     flat = np.where(np.arange(7)[:, None] == 6, linear.parameters("material"), 5.0)
     flat[0] = 0.0
     blank = dataclasses.replace(linear, parameters=lambda name: flat)
-    fitted = tune(positions, blank, dataclasses.replace(SETTINGS, l2=1e-3))
+    fitted = tune(positions, blank, SETTINGS)
     assert fitted.losses["held_after"] < fitted.losses["held_before"]
     assert fitted.losses["train_after"] < fitted.losses["train_before"]
     assert fitted.table[5].mean() > fitted.table[1].mean()  # queen over pawn
