@@ -44,9 +44,9 @@ from .puct import ArrayForest, pick_move
 FORMAT = "boardlab-alphazero"
 VERSION = 1
 CLOCK_LEAVES = 8
-"""Leaves a network call when only time stops the search. Simulations in 1.86, 0.86 and 0.65
-CPU-s for 1, 4 and 8 leaves (2,000 from five Xiangqi positions, the shipped network); MiniChess
-searched 178, 358 and 317 a move at 0.1 s (docs/alphazero.md, "More leaves a network call")."""
+"""Leaves a network call when only time stops the search: about three times the simulations
+a second of one leaf on the largest shipped network (docs/alphazero.md, "More leaves a
+network call", has the measurements)."""
 ARCHITECTURE_FIELDS = ("channels", "blocks", "policy_planes", "seat_frame")
 BEFORE_FIELDS = {"policy_planes": 2, "seat_frame": False}
 """What a weights file written before a field existed was trained with."""
