@@ -173,3 +173,15 @@ def test_whole_game_self_play_is_measured_only_on_request(quick_run):
     for figure in ours:
         assert figure.measured and "whole games" in figure.work
         assert set(figure.ratios) == {"node search x16 games (before)"}
+
+
+def test_the_agents_search_is_measured_against_one_leaf_a_call():
+    from boardlab.agents.alphazero import CLOCK_LEAVES
+    from boardlab.bench import run_bench
+
+    figures = run_bench(["reversi"], quick=True, repeat=1, tasks=["play-alphazero"])
+    (ours,) = [f for f in figures if not f.peer]
+    (peer,) = [f for f in figures if f.peer]
+    assert ours.measured and peer.measured and ours.unit == "simulations"
+    assert f"{CLOCK_LEAVES} leaves" in ours.engine and "1 leaf" in peer.engine
+    assert set(ours.ratios) == {peer.engine}

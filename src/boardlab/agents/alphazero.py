@@ -44,9 +44,9 @@ from .puct import ArrayForest, pick_move
 FORMAT = "boardlab-alphazero"
 VERSION = 1
 CLOCK_LEAVES = 8
-"""Leaves a network call when only time stops the search: about three times the simulations
-a second of one leaf on the largest shipped network (docs/alphazero.md, "More leaves a
-network call", has the measurements)."""
+"""Leaves a network call when only time stops the search: 2.7 times the simulations a second
+of one leaf on the largest shipped network (`boardlab bench GAME --tasks play-alphazero`;
+docs/alphazero.md, "More leaves a network call")."""
 ARCHITECTURE_FIELDS = ("channels", "blocks", "policy_planes", "seat_frame")
 BEFORE_FIELDS = {"policy_planes": 2, "seat_frame": False}
 """What a weights file written before a field existed was trained with."""

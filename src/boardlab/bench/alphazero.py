@@ -18,7 +18,10 @@ Two tasks per game, each with its denominator measured in the same run (`attach_
   one round of games on every worker, the lockstep thinning as games end, as in training;
 - `selfplay-alphazero-leaves` (positions the network evaluated per second, in one process):
   the array search's self-play (both kinds of leaves) against the same network's own forward
-  pass at batch 256 in the same process, the bound self-play approaches.
+  pass at batch 256 in the same process, the bound self-play approaches;
+- `play-alphazero` (simulations/s): the agent's search of one move, as it plays under a
+  clock (`CLOCK_LEAVES` leaves a network call), against the same search with one leaf a
+  call, over the same positions.
 The network is the game's shipped one where there is one (a trained net shapes the trees as
 training does), else an untrained one of the default size. Games open with up to
 `OPENING_PLIES` seeded random plies so that every batch measures positions from the whole
@@ -44,6 +47,8 @@ REFERENCE_LOCKSTEP = 16
 OPENING_PLIES = 40
 MOVES = (2, 6)
 """Decisions per game in one timed batch (quick, full)."""
+PLAY_SIMS, PLAY_POSITIONS = (32, 400), 5
+"""`play-alphazero`: simulations a move (quick, full), and the positions searched a batch."""
 
 
 def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
@@ -80,7 +85,43 @@ def jobs_for(name: str, game: Game, quick: bool) -> list[Job]:
                         partial(_leaves, game, lockstep, moves, rules), warmup=False))
     jobs.append(Job(name, "selfplay-alphazero-leaves", "the same network alone, batch 256",
                     "leaves", "frozen forward pass, 1 thread", lambda: _bound(game), peer=True))
+    jobs += _play(name, game, quick)
     return jobs
+
+
+def _play(name: str, game: Game, quick: bool) -> list[Job]:
+    """`play-alphazero`: one move's search at the agent's clock setting against one leaf."""
+    from ..agents.alphazero import CLOCK_LEAVES
+
+    sims = PLAY_SIMS[0] if quick else PLAY_SIMS[1]
+    work = f"{sims} simulations a move from {PLAY_POSITIONS} positions, 1 thread"
+    return [Job(name, "play-alphazero", f"agent, {leaves} {'leaf' if leaves == 1 else 'leaves'} "
+                "a call", "simulations", work, partial(_searches, game, sims, leaves),
+                peer=leaves == 1)
+            for leaves in (CLOCK_LEAVES, 1)]
+
+
+def _searches(game: Game, sims: int, leaves: int) -> Batch:
+    from ..agents.alphazero import AlphaZeroAgent
+    from ..core.agent import Clock
+    from ..core.game import BoardLabError
+    from .ours import random_positions
+
+    try:
+        agent = AlphaZeroAgent(game, sims=sims, leaves=leaves)
+    except BoardLabError:
+        agent = AlphaZeroAgent(game, weights="none", sims=sims, leaves=leaves)
+    except ImportError as error:
+        raise Skip(f"torch is not installed ({error})") from None
+    positions = random_positions(game, PLAY_POSITIONS, 11)
+
+    def batch() -> int:
+        done = 0
+        for state in positions:
+            agent.act(state.clone(), Clock())
+            done += agent.last_info()["simulations"]
+        return done
+    return batch
 
 
 def _whole_games(name: str, game: Game, rules: str, leaves: str, workers: int,
