@@ -1,10 +1,11 @@
 """The engine searches' pruning (games/alphabeta.py and the games' search.py, switched by the
-minimax agent's `null_move`, `lmr`, `aspiration`, `futility`, `lmp` and `predict` settings): each keeps what it
-must not change. Null-move pruning is never tried where zugzwang is likely (pawn endings) nor
-ever in Reversi; with all of it on, the engine still finds the same move and value as without
-it on tactical positions (mates, winning captures); aspiration windows alone keep the root's
-value; the settings reach the compiled search; an iteration predicted not to finish is not
-started."""
+minimax agent's `null_move`, `lmr`, `aspiration`, `futility`, `lmp` and `predict` settings):
+each keeps what it must not change. Null-move pruning is never tried where zugzwang is likely
+(pawn endings) nor ever in Reversi; futility and late-move pruning only at scouts near the
+leaves, never in check; with all of it on, the engine still finds the same move and value as
+without it on tactical positions (mates, winning captures); aspiration windows alone keep the
+root's value; the settings reach the compiled search; an iteration predicted not to finish
+is not started."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
 from boardlab.games.alphabeta import (ENGINE, FUTILE, NO_LIMIT, NULL, PRUNE_LATE, REDUCE,
-                                      STOPPED, futility_worth, late_moves_searched)
+                                      STOPPED, late_move_count, shallow_scout)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -133,18 +134,14 @@ def test_null_move_keeps_the_value_of_pawn_endings(name, text, depth):
 
 
 def test_futility_and_late_move_pruning_only_at_scouts_near_the_leaves():
-    on = ENGINE | FUTILE | PRUNE_LATE
     scout = (4.0, np.nextafter(4.0, np.inf))  # a null window
-    assert futility_worth(on, 3, 3, *scout)
-    assert not futility_worth(on, 0, 3, *scout)  # the root
-    assert not futility_worth(on, 3, 4, *scout)  # too far from the leaves
-    assert not futility_worth(on, 3, 3, 4.0, 9.0)  # the principal variation
+    assert shallow_scout(3, 3, *scout)
+    assert not shallow_scout(0, 3, *scout)  # the root
+    assert not shallow_scout(3, 4, *scout)  # too far from the leaves
+    assert not shallow_scout(3, 3, 4.0, 9.0)  # the principal variation
     win = 1_000_000.0 - 7
-    assert not futility_worth(on, 3, 3, win, np.nextafter(win, np.inf))  # a mate's bound
-    assert not futility_worth(ENGINE | PRUNE_LATE, 3, 3, *scout)  # switched off
-    assert [late_moves_searched(on, 3, d, *scout) for d in (1, 2, 3)] == [4, 7, 12]
-    assert late_moves_searched(ENGINE | FUTILE, 3, 2, *scout) > 1000  # switched off
-    assert late_moves_searched(on, 3, 2, 4.0, 9.0) > 1000
+    assert not shallow_scout(3, 3, win, np.nextafter(win, np.inf))  # a mate's bound
+    assert [late_move_count(d) for d in (1, 2, 3)] == [4, 7, 12]
 
 
 @pytest.mark.parametrize("text,depth", [

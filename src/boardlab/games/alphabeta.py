@@ -63,7 +63,8 @@ search, the Python agent's values), null-move pruning on, late-move reductions o
 by the search itself) this node is the reply to a null move, which may not pass again,
 futility pruning on, and late-move pruning on."""
 FUTILITY_DEPTH = 3
-"""Futility pruning at nodes at most this many plies from the leaves (`futility_worth`)."""
+"""Futility and late-move pruning at nodes at most this many plies from the leaves
+(`shallow_scout`)."""
 NULL_MOVE_MIN_DEPTH = 2
 """Null-move pruning from this remaining depth."""
 REDUCE_MIN_DEPTH, REDUCE_FROM_MOVE = 3, 3
@@ -246,25 +247,23 @@ def null_move_worth(mode, ply, depth, alpha, beta):
 
 
 @njit(cache=True, inline="always")
-def futility_worth(mode, ply, depth, alpha, beta):
-    """Whether a node may be pruned by its static evaluation as far as the search goes (the
-    game then asks: not in check, the game's end not within reach): the engine asks for it,
-    below the root, near the leaves, at a null-window node whose beta is no win or loss. Two
-    prunings follow (Heinz, "Extended futility pruning", ICCA Journal 1998; Stockfish's
-    "reverse futility"): with the evaluation a margin per ply above beta the node cuts at
-    once; with it a margin per ply below alpha, quiet moves are not searched."""
-    return (mode & FUTILE) != 0 and ply > 0 and depth <= FUTILITY_DEPTH and \
-        above(alpha) == beta and abs(beta) < 0.5 * WIN_VALUE
+def shallow_scout(ply, depth, alpha, beta):
+    """Whether a node may be pruned by its static evaluation or its move count as far as the
+    search goes (the game then asks: not in check, the game's end not within reach): below
+    the root, at most FUTILITY_DEPTH plies from the leaves, a null-window node whose beta is
+    no win or loss. What follows, each under its `mode` bit: futility pruning (FUTILE; Heinz,
+    "Extended futility pruning", ICCA Journal 1998, and Stockfish's "reverse futility"): with
+    the evaluation a margin per ply above beta the node cuts at once, with it a margin per ply
+    below alpha no quiet move is searched; late-move pruning (PRUNE_LATE, the "move count
+    pruning" of Stockfish and most engines since: ordering puts the moves likely to matter
+    first), after `late_move_count(depth)` moves no more quiet ones."""
+    return ply > 0 and depth <= FUTILITY_DEPTH and above(alpha) == beta and \
+        abs(beta) < 0.5 * WIN_VALUE
 
 
 @njit(cache=True, inline="always")
-def late_moves_searched(mode, ply, depth, alpha, beta):
-    """How many moves a node searches before it stops trying quiet ones (late-move pruning,
-    the "move count pruning" of Stockfish and of most engines since: ordering puts the moves
-    likely to matter first, so near the leaves the last quiet ones are skipped), 3 + depth^2
-    where `futility_worth`'s conditions hold and the engine asks for it, else no limit."""
-    if (mode & PRUNE_LATE) == 0 or not futility_worth(mode | FUTILE, ply, depth, alpha, beta):
-        return 1 << 30
+def late_move_count(depth):
+    """Moves a shallow scout searches before late-move pruning skips the quiet rest."""
     return 3 + depth * depth
 
 

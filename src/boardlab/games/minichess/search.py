@@ -19,11 +19,11 @@ in the same order so the floats agree.
   nor for a side with only pawns and its king (`null_move_allowed`: with no move a side
   loses, so zugzwang is real), nor where the ply cap is within reach; late-move reductions
   of quiet moves, never in check nor for a move that gives check; futility pruning
-  (`futility_worth`: a scout node up to 3 plies from the leaves, not in check, cuts when its
+  (`shallow_scout`: a scout node up to 3 plies from the leaves, not in check, cuts when its
   evaluation is FUTILITY_MARGIN a ply above beta, and tries no quiet move that gives no check
   when it is that far below alpha) with delta pruning in the quiescence search (a capture
   whose victim is worth less than the gap to alpha plus the margin is not tried); late-move
-  pruning (`late_moves_searched`). No aspiration windows (ASPIRATION_WINDOW: they measured
+  pruning (`late_move_count`). No aspiration windows (ASPIRATION_WINDOW: they measured
   worse here).
 """
 
@@ -37,10 +37,10 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY,
+from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, PRUNE_LATE,
                          ROOT_MOVES, STOPPED, SearchMemory, above, below, count_node, evaluate,
-                         futility_worth, late_moves_searched, late_reduction, null_move_worth,
-                         null_reduction, pick, probe, reduces, score_moves, store_node,
+                         late_move_count, late_reduction, null_move_worth, null_reduction,
+                         pick, probe, reduces, score_moves, shallow_scout, store_node,
                          table_cutoff, take_value)
 from ..chesslike import signed_table
 from .heuristics import MATERIAL_VALUES, POSITION_BONUS
@@ -73,7 +73,7 @@ ORDER_VALUES = np.array((0, 1, 5, 3, 3, 9, 20), dtype=np.int64)
 PROMOTION = CAPTURE + 64 * 8
 """A pawn's step to the last row ranks with taking a queen (it becomes one)."""
 FUTILITY_MARGIN = 2.0
-"""Futility pruning's margin per ply (alphabeta.py `futility_worth`): a pawn of seed 004's
+"""Futility pruning's margin per ply (alphabeta.py `shallow_scout`): a pawn of seed 004's
 material count (the tuned table's pawns are worth about as much)."""
 ASPIRATION_WINDOW = 0.0
 """Half the root's aspiration window; 0: none. Measured with half a pawn (1.0): 3% fewer
@@ -157,6 +157,8 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         return 0.0
     engine = mode & ENGINE
     futile = -np.inf  # above it: quiet moves are not searched (futility pruning)
+    searched_at_most = 1 << 30  # from this move on, quiet moves are not (late-move pruning)
+    in_check = False  # the opponent could take our king (no pruning then); below the root
     board = line.board
     moves = line.moves
     slot = probe(tables, key)
@@ -176,19 +178,25 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
             return _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode)
         if engine and table_cutoff(tables, slot, depth, alpha, beta):
             return tables.table[slot].value
-        # Futility: far enough above beta, cut; far enough below alpha, try no quiet move.
-        if plies + depth < max_plies and futility_worth(mode, ply, depth, alpha, beta) and \
-                not king_capturable(board, 1 - player):
-            static = evaluate(board, line.evaluation, player)
-            if static - FUTILITY_MARGIN * depth >= beta:
-                return static
-            if static + FUTILITY_MARGIN * depth <= alpha:
-                futile = static + FUTILITY_MARGIN * depth
+        in_check = engine != 0 and king_capturable(board, 1 - player)
+        # Near the leaves, off the principal variation, not in check, the cap out of reach:
+        # futility (far enough above beta, cut; far enough below alpha, try no quiet move)
+        # and late-move pruning (the last quiet moves are not tried).
+        if engine and not in_check and plies + depth < max_plies and \
+                shallow_scout(ply, depth, alpha, beta):
+            if mode & FUTILE:
+                static = evaluate(board, line.evaluation, player)
+                if static - FUTILITY_MARGIN * depth >= beta:
+                    return static
+                if static + FUTILITY_MARGIN * depth <= alpha:
+                    futile = static + FUTILITY_MARGIN * depth
+            if mode & PRUNE_LATE:
+                searched_at_most = late_move_count(depth)
         # Null move: if passing and a shallower search still reach beta, so would a move.
-        if engine and plies + depth < max_plies and \
+        if engine and not in_check and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
                 evaluate(board, line.evaluation, player) >= beta and \
-                null_move_allowed(board, player) and not king_capturable(board, 1 - player):
+                null_move_allowed(board, player):
             null_key = key ^ SIDE_KEY ^ PLY_KEYS[plies % 256] ^ PLY_KEYS[(plies + 1) % 256]
             value = -_node(line, tables, 1 - player, plies + 1, null_key,
                            depth - 1 - null_reduction(depth), -beta, -below(beta), ply + 1,
@@ -200,13 +208,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         _order(board, player, moves, ply, n, slot, tables)
     mode &= ~AFTER_NULL
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
-    reducing = engine and ply > 0 and reduces(mode, depth) and \
-        not king_capturable(board, 1 - player)
-    # Late-move pruning: near the leaves, not in check, the last quiet moves are not tried.
-    searched_at_most = late_moves_searched(mode, ply, depth, alpha, beta)
-    if searched_at_most < n and (plies + depth >= max_plies or
-                                 king_capturable(board, 1 - player)):
-        searched_at_most = n
+    reducing = engine and ply > 0 and reduces(mode, depth) and not in_check
     # Near the leaves, quiet moves are tried in generation order: sorting them by history
     # would cost more than it saves.
     sorting = ply > 0
@@ -281,7 +283,7 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode):
         alpha = max(alpha, best)
         last_row = 0 if player == 0 else 5
         # Delta pruning (futility in the quiescence search): below this victim, hopeless.
-        hopeless = 0.0
+        hopeless = -np.inf
         if mode & FUTILE and plies + 1 < max_plies:
             hopeless = alpha - best - FUTILITY_MARGIN
         kept = 0
