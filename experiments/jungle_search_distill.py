@@ -82,13 +82,9 @@ def label_games(task: tuple[str, list[int], float]):
             if mover < 0:
                 return
             view = state.view(mover, view_rng)
-            legal = view.legal_actions()
-            if len(legal) < 2:
+            if len(view.legal_actions()) < 2:
                 return
-            mask = np.zeros(game.num_actions, bool)
-            mask[legal] = True
-            score = np.zeros(game.num_actions, np.float32)
-            score[legal] = search.lookahead_scores(view)
+            mask, score = searched(game, search, view)
             planes.append(game.encode_batch([view], [mover]).reshape(-1))
             extras.append(pool_and_clock(view, mover))
             masks.append(mask)
@@ -98,6 +94,16 @@ def label_games(task: tuple[str, list[int], float]):
         play_match(game, noisy, seed=seed, on_move=record)
     return (np.array(planes, np.float32), np.array(masks), np.array(scores),
             np.array(extras, np.float32))
+
+
+def searched(game, search, view) -> tuple[np.ndarray, np.ndarray]:
+    """(legal mask, the search's score of every legal move, 0 elsewhere) of the view."""
+    legal = view.legal_actions()
+    mask = np.zeros(game.num_actions, bool)
+    mask[legal] = True
+    score = np.zeros(game.num_actions, np.float32)
+    score[legal] = search.lookahead_scores(view)
+    return mask, score
 
 
 def pool_and_clock(view, mover: int) -> np.ndarray:

@@ -255,3 +255,28 @@ def test_leaf_weight_scales_what_the_network_adds_at_the_leaves(game, tmp_path):
     assert make_agent(f"dqn:weights={tmp_path / 'w.pt'},leaf_weight=1", game).leaf_weight == 1
     with pytest.raises(BoardLabError, match="leaf_weight must be in"):
         make_agent("dqn:weights=none,leaf_weight=2", game)
+
+
+def test_root_weight_adds_the_networks_q_values_at_the_root_alone(game, tmp_path):
+    """The root's scores are the search's plus root_weight x Q(s, a) of each legal move; the
+    leaves do not see it (leaf_weight 0 here: the network's values enter nowhere else), and
+    the network's favourite among moves the search scores alike is the one played."""
+    state = game.state_from_text("7w/8/8/8/8/8/L7 0 0 - -")
+    legal = state.legal_actions()
+    q = np.zeros(game.num_actions)
+    q[legal] = np.arange(len(legal), dtype=float)
+    agent = DQNAgent(game, weights="none", lookahead=2, trained_reward="potential",
+                     leaf_weight=0.0, root_weight=0.01)
+    agent.q_values = lambda states, players: np.tile(q, (len(states), 1))
+    search = agent.lookahead_scores(state)
+    assert np.allclose(agent.root_scores(state), search + 0.01 * q[legal])
+    tied = [a for a, s in zip(legal, search) if s >= search.max() - 1e-9]
+    assert len(tied) == 2  # a1-a2 and a1-b1 near the wolf alike: the network decides
+    agent.start_game(0, 0)
+    assert agent.act(state, Clock()) == max(tied, key=lambda a: q[a])
+    DQNAgent(game, weights="none", hidden=16, root_weight=0.25).save(tmp_path / "w.pt")
+    assert make_agent(f"dqn:weights={tmp_path / 'w.pt'}", game).root_weight == 0.25
+    assert make_agent(f"dqn:weights={tmp_path / 'w.pt'},root_weight=0", game).root_weight == 0
+    assert make_agent("dqn:weights=none", game).root_weight == 0  # nothing recorded: none
+    with pytest.raises(BoardLabError, match="root_weight must be in"):
+        make_agent("dqn:weights=none,root_weight=-0.5", game)

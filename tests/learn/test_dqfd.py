@@ -145,3 +145,38 @@ def test_demonstrations_for_a_run_that_has_played_are_a_one_line_error(tmp_path)
     with pytest.raises(BoardLabError, match="demos=random: .*before any other") as caught:
         late.train_until(3)
     assert "\n" not in str(caught.value)
+
+
+def test_a_teacher_dataset_teaches_the_network_its_moves_before_the_first_game(tmp_path):
+    """`teacher=DIR`: DQfD's margin loss on a search's labelled positions, reported on its
+    held-out games; the target network copies the result, and a resumed run does not learn
+    them again."""
+    from boardlab.learn.teacher import TeacherSettings, teach
+
+    teach("jungle", TeacherSettings(search="minimax:depth=1", positions=5000,
+                                    shard_positions=1000, workers=1, seed=1), tmp_path / "data")
+    params = (f"arch=conv,channels=16,dropout=0,envs=2,warmup=10,teacher={tmp_path / 'data'},"
+              "teacher_steps=800,teacher_batch=128,teacher_loss=cross_entropy")
+    _, trainer = build_trainer("jungle", "dqn", params, opponent="random")
+    trainer.learn_teacher()
+    target = trainer.target.state_dict()
+    assert all(torch.equal(target[k], v) for k, v in trainer.network.state_dict().items())
+    trainer.train_until(1)  # taught already: it plays
+    assert trainer.progress.episodes == 1
+    report = trainer.teacher_report
+    losses = [float(x) for x in report.split("entropy loss ")[1].split(",")[0].split(" -> ")]
+    firsts = [float(x.rstrip("%")) for x in
+              report.split("move first ")[1].split(" -> ")]
+    assert losses[1] < losses[0] - 1 and firsts[1] > firsts[0] + 5, report
+    assert trainer.taught
+    trainer.save_checkpoint(tmp_path / "c.pt", {**trainer.identity(),
+                                                **trainer.progress.to_dict()})
+    _, again = build_trainer("jungle", "dqn", params, opponent="random")
+    again.load_checkpoint(tmp_path / "c.pt")
+    before = {k: v.clone() for k, v in again.network.state_dict().items()}
+    again.learn_teacher = lambda: pytest.fail("taught again after a resume")
+    again.train_until(1)
+    assert again.taught and again.teacher_report == report
+    assert all(torch.equal(before[k], v) for k, v in again.network.state_dict().items())
+    with pytest.raises(BoardLabError, match="teacher needs teacher_steps"):
+        build_trainer("jungle", "dqn", f"teacher={tmp_path / 'data'}", opponent="random")

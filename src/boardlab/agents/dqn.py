@@ -59,6 +59,8 @@ MAX_LOOKAHEAD = 4
 """The deepest search `lookahead` allows: the tree grows as (actions x chance outcomes) per
 ply, so depth 2 from an opening of reveals may already score thousands of leaves
 (docs/learning.md gives one game's figures)."""
+MAX_ROOT_WEIGHT = 100.0
+"""A bound on `root_weight` that catches a typo (the useful weights are well under 1)."""
 LEAF_BATCH = 4096
 """Leaves scored per forward of the search (bounds its memory, not its result)."""
 
@@ -94,6 +96,11 @@ class DQNSettings:
     reward the leaf then reads (1 - w) x the potential + w x the learnt value (AlphaGo's
     mixing of its value network with another evaluation); 1 = the network's alone, 0 = the
     potential's alone; -1 (default) = what the weights file records, 1 where it records none."""
+    root_weight: float = -1.0
+    """With `lookahead` >= 1, each legal move's search score plus this times the network's
+    Q(s, a) at the root: the network chooses among the moves the search scores alike (a
+    policy over the search's tactics) without its errors entering every leaf; 0 = the search
+    alone; -1 (default) = what the weights file records, 0 where it records none."""
     seed: int = 0
     """Seed of a fresh network's initial weights."""
     random_moves: int = 0
@@ -140,6 +147,9 @@ class DQNSettings:
                              "file says)")
         if not (0 <= self.leaf_weight <= 1 or self.leaf_weight == -1):
             raise ValueError("leaf_weight must be in [0, 1], or -1 (as the weights file says)")
+        if not (0 <= self.root_weight <= MAX_ROOT_WEIGHT or self.root_weight == -1):
+            raise ValueError(f"root_weight must be in [0, {MAX_ROOT_WEIGHT}], or -1 (as the "
+                             "weights file says)")
         if self.symmetric not in (-1, 0, 1):
             raise ValueError("symmetric must be 0, 1 or -1 (as the weights file says)")
 
@@ -253,6 +263,17 @@ def recorded_switch(payload: dict[str, Any], key: str, default: int, path: Path,
     return int(value)
 
 
+def recorded_weight(payload: dict[str, Any], key: str, default: float, most: float,
+                    path: Path) -> float:
+    """A play setting a weights file records as a number in [0, `most`] (`default` where it
+    records none)."""
+    value = payload.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= most:
+        raise BoardLabError(f"DQN weights {path} record {key} {value!r}; expected a number "
+                            f"in [0, {most:g}]")
+    return float(value)
+
+
 class DQNAgent(Agent):
     name = "dqn"
     Settings = DQNSettings
@@ -277,6 +298,7 @@ class DQNAgent(Agent):
         self.recorded_lookahead = 1
         self.recorded_symmetric = 0
         self.recorded_leaf_weight = 1.0
+        self.recorded_root_weight = 0.0
         suffix, train = self.weights_suffix, self.train_args
         default = default_network(game)
         arch = self.settings.arch
@@ -303,6 +325,8 @@ class DQNAgent(Agent):
                           else self.recorded_lookahead)
         self.leaf_weight = (self.settings.leaf_weight if self.settings.leaf_weight >= 0
                             else self.recorded_leaf_weight)
+        self.root_weight = (self.settings.root_weight if self.settings.root_weight >= 0
+                            else self.recorded_root_weight)
         self.gamma = 0.99  # the training discount (seed 000), for the search
         self.reward = None
         kit = game.learning_kit()
@@ -341,6 +365,7 @@ class DQNAgent(Agent):
                    "lookahead": getattr(self, "lookahead", 1),
                    "symmetric": int(bool(getattr(self, "symmetries", ()))),
                    "leaf_weight": float(getattr(self, "leaf_weight", 1.0)),
+                   "root_weight": float(getattr(self, "root_weight", 0.0)),
                    "state_dict": self.network.state_dict(), **(extra or {})}
         return save_payload(path, payload)
 
@@ -354,12 +379,9 @@ class DQNAgent(Agent):
         self.trained_reward = str(payload.get("reward", "dqn"))
         self.recorded_lookahead = recorded_switch(payload, "lookahead", 1, path, MAX_LOOKAHEAD)
         self.recorded_symmetric = recorded_switch(payload, "symmetric", 0, path)
-        leaf_weight = payload.get("leaf_weight", 1.0)
-        if isinstance(leaf_weight, bool) or not isinstance(leaf_weight, (int, float)) \
-                or not 0 <= leaf_weight <= 1:
-            raise BoardLabError(f"DQN weights {path} record leaf_weight {leaf_weight!r}; "
-                                "expected a number in [0, 1]")
-        self.recorded_leaf_weight = float(leaf_weight)
+        self.recorded_leaf_weight = recorded_weight(payload, "leaf_weight", 1.0, 1.0, path)
+        self.recorded_root_weight = recorded_weight(payload, "root_weight", 0.0,
+                                                    MAX_ROOT_WEIGHT, path)
         try:  # everything below reads the file's fields: a bad one is the file's fault
             if "arch" not in payload["architecture"]:
                 self.settings.arch = "mlp"  # written before there was another network
@@ -416,7 +438,7 @@ class DQNAgent(Agent):
         legal = state.legal_actions()
         if self.lookahead:
             with one_torch_thread():
-                scores = self.lookahead_scores(state)
+                scores = self.root_scores(state)
             kind = "one-ply score" if self.lookahead == 1 else f"{self.lookahead}-ply score"
         else:
             kind, scores = "Q-value", self.q_values([state], [state.current_player()])[0][legal]
@@ -443,9 +465,17 @@ class DQNAgent(Agent):
         (seeded), as minimax does: always the first of equal moves walks a piece back and
         forth into the no-progress draw where the scores cannot tell the moves apart."""
         legal = state.legal_actions()
-        scores = self.lookahead_scores(state)
+        scores = self.root_scores(state)
         best = np.flatnonzero(scores >= scores.max() - TIE)
         return legal[int(best[0]) if len(best) == 1 else self.rng.choice(best.tolist())]
+
+    def root_scores(self, state: State) -> np.ndarray:
+        """`lookahead_scores` plus `root_weight` x the network's Q-values of the legal moves."""
+        scores = self.lookahead_scores(state)
+        if self.root_weight:
+            q = self.q_values([state], [state.current_player()])[0]
+            scores = scores + self.root_weight * q[state.legal_actions()]
+        return scores
 
     def lookahead_scores(self, state: State, depth: int = 0) -> np.ndarray:
         """Score each legal action a of `state` (in `legal_actions()` order) by an expectimax
@@ -491,8 +521,10 @@ class DQNAgent(Agent):
 
     def _leaf_values(self, leaves: list[State]) -> np.ndarray:
         """`leaf_weight` x the max over legal b of Q(t, b) from the side to move in t, for each
-        leaf t."""
+        leaf t (no forward at all at weight 0: the potential alone)."""
         values = np.zeros(len(leaves))
+        if not self.leaf_weight:
+            return values
         for start in range(0, len(leaves), LEAF_BATCH):
             chunk = leaves[start:start + LEAF_BATCH]
             q = self.q_values(chunk, [leaf.current_player() for leaf in chunk])

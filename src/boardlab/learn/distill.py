@@ -17,6 +17,7 @@ loss says whether the network learnt the teacher or the games.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,10 +99,11 @@ def cosine_share(step: int, steps: int, end: float) -> float:
 
 
 def distill(network: Any, optimizer: Any, data: TeacherData, steps: int, batch_size: int,
-            value_weight: float, rng: np.random.Generator, lr_end: float = 1.0
-            ) -> tuple[float, float]:
+            value_weight: float, rng: np.random.Generator, lr_end: float = 1.0,
+            loss: Callable[..., tuple[Any, Any]] = losses) -> tuple[float, float]:
     """`steps` minibatches of the teacher's positions, the learning rate annealed to `lr_end`
-    of the optimizer's (and set back after); the mean policy and value losses."""
+    of the optimizer's (and set back after); the mean policy and value losses. `loss(network,
+    planes, actions, values)` gives the two (AlphaZero's `losses`; a DQN passes its own)."""
     network.train()
     policy_losses, value_losses = [], []
     start_lrs = [group["lr"] for group in optimizer.param_groups]
@@ -109,7 +111,7 @@ def distill(network: Any, optimizer: Any, data: TeacherData, steps: int, batch_s
         for group, start_lr in zip(optimizer.param_groups, start_lrs):
             group["lr"] = start_lr * cosine_share(step, steps, lr_end)
         rows = rng.integers(0, len(data), size=min(batch_size, len(data)))
-        policy_loss, value_loss = losses(network, *batch(data, rows))
+        policy_loss, value_loss = loss(network, *batch(data, rows))
         optimizer.zero_grad()
         (policy_loss + value_weight * value_loss).backward()
         optimizer.step()

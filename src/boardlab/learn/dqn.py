@@ -52,6 +52,9 @@ PRETRAIN_SYNC = 1000
 demonstrations (no episode ends to count; DQfD copies every 10,000 on Atari)."""
 
 
+TEACHER_LOSSES = ("margin", "cross_entropy")
+
+
 @dataclass
 class DQNTraining:
     envs: int = 128
@@ -134,6 +137,23 @@ class DQNTraining:
     paper's lambda_2 = 1); 0 = off."""
     margin: float = 0.8
     """The margin by which the demonstrator's action must beat every other (DQfD's 0.8)."""
+    teacher: str = ""
+    """Teacher datasets (`boardlab teach`; several joined by ':'): before the first game the
+    network learns their moves by DQfD's large-margin loss alone (`margin`), `teacher_steps`
+    minibatches of `teacher_batch` (`learn_teacher`). A deeper search's positions, labelled
+    in parallel beforehand, where `demos` plays its games here one at a time. Empty = none."""
+    teacher_loss: str = "margin"
+    """How the network learns the teacher's moves: `margin`, DQfD's large-margin loss (the
+    teacher's move above every other by `margin`); `cross_entropy`, the Q-values read as the
+    logits of a policy whose target is the teacher's move (AlphaGo's supervised policy loss),
+    which moves every action's value at each step, not only the highest one's."""
+    teacher_steps: int = 0
+    """Minibatches of teacher positions."""
+    teacher_batch: int = 256
+    """Teacher positions a minibatch."""
+    teacher_lr: float = 1e-3
+    """Adam's learning rate on the teacher's positions, annealed along a half cosine to a
+    tenth of it (learn/distill.py); `lr` is the temporal-difference learning's after."""
     actors: int = 0
     """Processes playing the games while this one learns (0 = all in this process)."""
     sync_every: int = 50
@@ -157,6 +177,12 @@ class DQNTraining:
                              "demo_episodes, demo_pretrain and n_step_weight must be >= 0")
         if self.demos and self.demo_episodes < 1:
             raise ValueError("demos needs demo_episodes >= 1")
+        if self.teacher_steps < 0 or self.teacher_batch < 1 or self.teacher_lr <= 0:
+            raise ValueError("teacher_steps must be >= 0, teacher_batch >= 1, teacher_lr > 0")
+        if self.teacher_loss not in TEACHER_LOSSES:
+            raise ValueError(f"teacher_loss must be one of {', '.join(TEACHER_LOSSES)}")
+        if self.teacher and not self.teacher_steps:
+            raise ValueError("teacher needs teacher_steps >= 1")
 
 
 # --- the loss ----------------------------------------------------------------------------------
@@ -201,6 +227,37 @@ def margin_loss(q_all: Any, actions: Any, demos: Any, margin: float) -> Any:
     return ((q + bonus).max(dim=1).values - q.gather(1, expert)[:, 0]).mean()
 
 
+def imitation_loss(q_all: Any, actions: Any, kind: str, margin: float) -> Any:
+    """The loss by which Q-values learn a teacher's moves (`DQNTraining.teacher_loss`):
+    `margin_loss` with every row a demonstration, or the cross-entropy of the Q-values read
+    as logits."""
+    import torch
+
+    if kind == "cross_entropy":
+        return torch.nn.functional.cross_entropy(q_all, actions)
+    return margin_loss(q_all, actions, torch.ones_like(actions, dtype=torch.bool), margin)
+
+
+def imitation_report(network: Any, data: Any, kind: str, margin: float,
+                     batch_size: int = 1024) -> tuple[float, float]:
+    """(`imitation_loss`, the share of positions whose highest Q-value is the teacher's move)
+    over teacher positions (learn/distill.py's TeacherData); nan where there are none."""
+    import torch
+
+    if not len(data):
+        return float("nan"), float("nan")
+    network.eval()
+    loss_sum = first = 0.0
+    with torch.no_grad():
+        for start in range(0, len(data), batch_size):
+            planes = torch.from_numpy(data.planes[start:start + batch_size].astype(np.float32))
+            actions = torch.from_numpy(data.action[start:start + batch_size])
+            q = network(planes.reshape(len(planes), -1))
+            loss_sum += float(imitation_loss(q, actions, kind, margin)) * len(actions)
+            first += float((q.argmax(1) == actions).sum())
+    return loss_sum / len(data), first / len(data)
+
+
 class DQNTrainer(Trainer):
     algorithm = "dqn"
 
@@ -238,6 +295,8 @@ class DQNTrainer(Trainer):
         self.transitions = 0
         self.pretrained = 0
         """Gradient steps on demonstrations alone (owed by no transition)."""
+        self.taught = False
+        self.teacher_report = ""
         self.losses: list[float] = []
         self.rng = np.random.default_rng(derive_seed(seed, "dqn"))
         torch.manual_seed(derive_seed(seed, "dropout"))
@@ -259,6 +318,8 @@ class DQNTrainer(Trainer):
 
     # --- the loop ------------------------------------------------------------------------------
     def train_until(self, total_episodes: int) -> None:
+        if self.training.teacher and not self.taught:
+            self.learn_teacher()
         if self.training.demos and not self.buffer.demos:
             self.demonstrate()
         if self.training.actors:
@@ -296,6 +357,31 @@ class DQNTrainer(Trainer):
                 self.target.load_state_dict(self.network.state_dict())
         self.network.eval()
         self.pretrained += t.demo_pretrain
+
+    def learn_teacher(self) -> None:
+        """DQfD's supervised start from a teacher dataset (learn/teacher.py): `teacher_steps`
+        minibatches of `teacher_loss` on the teacher's moves, through learn/distill.py's loop
+        (whole games held out, as there); the target network then copies the result."""
+        from .distill import distill, load_teacher
+
+        torch, t = self.torch, self.training
+        split = load_teacher(t.teacher, self.game, result_weight=0.0)
+        before = imitation_report(self.network, split.held_out, t.teacher_loss, t.margin)
+
+        def imitation(network: Any, planes: Any, actions: Any, values: Any) -> tuple[Any, Any]:
+            q = network(planes.reshape(len(planes), -1))
+            return imitation_loss(q, actions, t.teacher_loss, t.margin), q.new_zeros(())
+
+        optimizer = torch.optim.Adam(self.network.parameters(), lr=t.teacher_lr)
+        distill(self.network, optimizer, split.train, t.teacher_steps, t.teacher_batch, 0.0,
+                self.rng, lr_end=0.1, loss=imitation)
+        after = imitation_report(self.network, split.held_out, t.teacher_loss, t.margin)
+        self.target.load_state_dict(self.network.state_dict())
+        self.taught = True
+        self.teacher_report = (
+            f"taught by {split.description}: held out, {t.teacher_loss} loss "
+            f"{before[0]:.3f} -> "
+            f"{after[0]:.3f}, the teacher's move first {before[1]:.1%} -> {after[1]:.1%}")
 
     def step(self) -> None:
         """One lockstep step of every running game, then the updates it is owed."""
@@ -406,6 +492,7 @@ class DQNTrainer(Trainer):
     def save_checkpoint(self, path: Path, meta: dict[str, Any]) -> None:
         meta = {**meta, "epsilon": self.epsilon, "guide_rate": self.guide_rate,
                 "transitions": self.transitions, "pretrained": self.pretrained,
+                "taught": self.taught, "teacher_report": self.teacher_report,
                 "rng": self.rng.bit_generator.state}
         self.agent.save(path, extra={
             "checkpoint": json.dumps(meta),
@@ -428,6 +515,8 @@ class DQNTrainer(Trainer):
             meta = json.loads(payload["checkpoint"])
             self.epsilon, self.guide_rate = meta["epsilon"], meta["guide_rate"]
             self.transitions, self.pretrained = meta["transitions"], meta.get("pretrained", 0)
+            self.taught = bool(meta.get("taught", False))
+            self.teacher_report = str(meta.get("teacher_report", ""))
             self.rng.bit_generator.state = meta["rng"]
             self.progress.restore(meta)
         except (RuntimeError, KeyError, TypeError, ValueError) as error:
@@ -442,4 +531,6 @@ class DQNTrainer(Trainer):
         guide = (f"; guide {self.training.guide} at rate {self.guide_rate:.3f}"
                  if self.guide is not None else "")
         demos = f" ({self.buffer.demos} demonstrations)" if self.buffer.demos else ""
-        return f"replay {len(self.buffer)}/{self.buffer.capacity} transitions{demos}{guide}"
+        taught = f"; {self.teacher_report}" if self.teacher_report else ""
+        return (f"replay {len(self.buffer)}/{self.buffer.capacity} transitions{demos}{guide}"
+                f"{taught}")
