@@ -17,8 +17,9 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import (ENGINE, FUTILE, NO_LIMIT, NULL, PRUNE_LATE, REDUCE,
-                                      STOPPED, late_move_count, shallow_scout)
+from boardlab.games.alphabeta import (ENGINE, FUTILE, KILLER, LOG_REDUCE, NO_LIMIT, NULL,
+                                      PRUNE_LATE, REDUCE, SEE, STOPPED, late_move_count,
+                                      late_reduction, shallow_scout)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -31,7 +32,9 @@ VARIANTS = ("null_move=true,lmr=false,aspiration=false,futility=false,lmp=false"
             "null_move=false,lmr=false,aspiration=true,futility=false,lmp=false",
             "null_move=false,lmr=false,aspiration=false,futility=true,lmp=false",
             "null_move=false,lmr=false,aspiration=false,futility=false,lmp=true",
-            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true")
+            "null_move=false,lmr=true,log_lmr=true,aspiration=false,futility=false,lmp=false",
+            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true",
+            "null_move=true,lmr=true,log_lmr=true,aspiration=true,futility=true,lmp=true")
 
 # Positions of seeded random games where the engine without pruning finds a forced win (depth
 # 4 in MiniChess, 3 in Xiangqi) or wins material by a capture; and a mate in one.
@@ -105,6 +108,23 @@ def test_pruning_keeps_the_move_and_value_on_tactical_positions(name, texts, dep
             for variant in VARIANTS:
                 found = decide(f"{spec},{variant}", state)
                 assert found == reference, (depth, text, variant, reference, found)
+
+
+def test_static_exchange_pruning_keeps_the_move_on_tactical_positions():
+    """The quiescence search's static exchange pruning (`see`) is a heuristic: a defended
+    victim may still be worth taking (an overloaded or pinned defender), so a value may move;
+    on these positions the move found stays the same, and so does every value where no
+    losing capture arises."""
+    game = make_game("minichess")
+    changed = 0
+    for depth in (2, 3, 4, 5):
+        for text in MINICHESS_TACTICS:
+            state = game.state_from_text(text)
+            spec = f"minimax:depth={depth},quiescence=true,eval=minimax,{OFF}"
+            reference, found = decide(spec, state), decide(f"{spec},see=true", state)
+            assert found[0] == reference[0], (depth, text, reference, found)
+            changed += found[1] != reference[1]
+    assert changed < 4 * len(MINICHESS_TACTICS) // 4
 
 
 def test_the_mates_in_one_are_found_with_all_the_pruning_on():
@@ -226,6 +246,17 @@ def test_an_aspiration_window_widens_on_the_side_that_failed():
     assert search.search(window_search) == 3.0 and windows == [(-np.inf, np.inf)]
 
 
+def test_log_shaped_reductions_grow_with_depth_and_move_number_and_keep_a_ply():
+    log = REDUCE | LOG_REDUCE
+    assert [late_reduction(log, 3, i, 0) for i in (2, 3, 8)] == [0, 1, 1]
+    assert [late_reduction(log, 10, i, 0) for i in (3, 10, 30)] == [1, 3, 4]
+    assert late_reduction(REDUCE, 10, 30, 0) == 2  # the fixed reductions: at most two
+    assert late_reduction(log, 10, 30, KILLER) == 0  # a killer is never reduced
+    # never below one ply left: the reduced search still makes the move and looks at it
+    assert all(late_reduction(log, d, i, 0) <= d - 1 for d in range(3, 64) for i in range(64))
+    assert late_reduction(log, 63, 63, 0) == int(0.5 + np.log(63) ** 2 / 2)
+
+
 def test_the_settings_reach_the_compiled_search():
     game = make_game("minichess")
     agent = make_agent("minimax:quiescence=true", game)
@@ -234,6 +265,12 @@ def test_the_settings_reach_the_compiled_search():
                        "lmp=false", game)
     agent.start_game(0, 0)  # a new game's search keeps the settings
     assert agent.kernel.mode == ENGINE
+    assert make_agent("minimax:quiescence=true,log_lmr=true", game).kernel.mode & LOG_REDUCE
+    assert not make_agent("minimax:quiescence=true,log_lmr=true,lmr=false",
+                          game).kernel.mode & LOG_REDUCE
+    assert make_agent("minimax:quiescence=true,see=true", game).kernel.mode & SEE
+    assert not make_agent("minimax:quiescence=true,see=true",  # only where a search has it
+                          make_game("xiangqi")).kernel.mode & SEE
     # Futility and late-move pruning only where the game's search sets them (not yet Xiangqi)
     xiangqi = make_agent("minimax:quiescence=true", make_game("xiangqi")).kernel.mode
     assert not xiangqi & (FUTILE | PRUNE_LATE)

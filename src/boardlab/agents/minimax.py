@@ -106,6 +106,14 @@ class MinimaxSettings:
     """With `quiescence=true`: late-move pruning (a null-window node at most 3 plies from the
     leaves, not in check, searches 3 + depth^2 moves, then no more quiet ones), in the games
     whose search prunes late moves (where it measured better: the game's search module)."""
+    log_lmr: bool = False
+    """With `quiescence=true` and `lmr`: reductions that grow with the logarithms of depth and
+    move number (games/alphabeta.py LOG_REDUCTIONS) instead of one ply (two late at depth
+    6)."""
+    see: bool = False
+    """With `quiescence=true`: the quiescence search does not try a capture by a piece worth
+    more than its victim on a square the other side defends (one step of a static exchange
+    evaluation), in the games whose search offers it."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -177,7 +185,8 @@ class MinimaxAgent(Agent):
             if configure is not None:
                 configure(null_move=settings.null_move, lmr=settings.lmr,
                           aspiration=settings.aspiration, endgame=settings.endgame,
-                          futility=settings.futility, lmp=settings.lmp)
+                          futility=settings.futility, lmp=settings.lmp,
+                          log_lmr=settings.log_lmr, see=settings.see)
             return search
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 

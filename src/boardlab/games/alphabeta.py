@@ -57,11 +57,14 @@ number of root moves (in moves[0]), the index of the best of them, the index of 
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
 of `SearchMemory.stop_at` while a search runs)."""
-ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE = 1, 2, 4, 8, 16, 32
+ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE = (1, 2, 4, 8, 16, 32,
+                                                                       64, 128)
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, (set
 by the search itself) this node is the reply to a null move, which may not pass again,
-futility pruning on, and late-move pruning on."""
+futility pruning on, late-move pruning on, reductions that grow with the logarithms of
+depth and move number, and the quiescence search's static exchange pruning (a capture by a
+piece worth more than its victim, on a defended square, is not tried)."""
 FUTILITY_DEPTH = 3
 """Futility and late-move pruning at nodes at most this many plies from the leaves
 (`shallow_scout`)."""
@@ -70,6 +73,12 @@ NULL_MOVE_MIN_DEPTH = 2
 REDUCE_MIN_DEPTH, REDUCE_FROM_MOVE = 3, 3
 """Late-move reductions from this remaining depth, for moves from this index of the order
 (the first, the table's move, captures and killers are never reduced)."""
+LOG_REDUCTIONS = np.array([[0 if d < 1 or i < 1 else int(0.5 + np.log(d) * np.log(i) / 2)
+                            for i in range(64)] for d in range(64)], dtype=np.int64)
+"""LOG_REDUCTIONS[depth, move index]: the plies a log-shaped late-move reduction takes off,
+round(ln depth x ln index / 2), the shape of Stockfish's reductions (its table is 0.51 x ln
+depth x ln index from version 10 on): 1 at depth 3 from the third move, 3 at depth 10 from
+the tenth, 4 from the thirtieth."""
 ENTRY = np.dtype([("key", np.int64), ("move", np.int64), ("value", np.float64),
                   ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_)])
 """A transposition-table entry. All zeros is an empty slot, so a new table costs nothing
@@ -111,6 +120,9 @@ class SearchMemory:
     prunes_late = False
     """Whether the game's search prunes late quiet moves (then `configure(lmp=False)`
     switches it off)."""
+    exchanges = False
+    """Whether the game's quiescence search can skip losing captures (then `configure(see=
+    True)` switches it on)."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -131,7 +143,8 @@ class SearchMemory:
 
     def configure(self, null_move: bool = NULL_MOVE, lmr: bool = LATE_MOVE_REDUCTIONS,
                   aspiration: bool = ASPIRATION, endgame: int = ENDGAME,
-                  futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING) -> None:
+                  futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING,
+                  log_lmr: bool = False, see: bool = False) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -140,6 +153,8 @@ class SearchMemory:
                      | (REDUCE if lmr and self.reductions else 0)
                      | (FUTILE if futility and self.futility_margin > 0 else 0)
                      | (PRUNE_LATE if lmp and self.prunes_late else 0)
+                     | (LOG_REDUCE if log_lmr and lmr and self.reductions else 0)
+                     | (SEE if see and self.exchanges else 0)
                      if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
         self.endgame = endgame
@@ -288,6 +303,8 @@ def late_reduction(mode, depth, index, score):
     game adds its own exceptions (checks)."""
     if not reduces(mode, depth) or index < REDUCE_FROM_MOVE or score >= KILLER:
         return 0
+    if mode & LOG_REDUCE:
+        return max(1, min(LOG_REDUCTIONS[min(depth, 63), min(index, 63)], depth - 1))
     return 2 if depth >= 6 and index >= REDUCE_FROM_MOVE + 6 else 1
 
 

@@ -105,29 +105,33 @@ def generate(board, player, out):
 @njit(cache=True)
 def king_capturable(board, player):
     """Whether `player` could capture the enemy king (`generate`'s second answer, without
-    generating): the king's square looked at from each kind of piece's moves backwards."""
+    generating)."""
     sign = 1 if player == 0 else -1
-    king = -1
     for sq in range(30):
         if board[sq] == -KING * sign:
-            king = sq
-            break
-    if king < 0:
-        return False
-    behind = king + 5 if player == 0 else king - 5  # where a pawn taking the king stands
-    col = king % 5
+            return attacks(board, player, sq)
+    return False
+
+
+@njit(cache=True, inline="always")
+def attacks(board, player, target):
+    """Whether a piece of `player` could capture on `target`: the square looked at from each
+    kind of piece's moves backwards."""
+    sign = 1 if player == 0 else -1
+    behind = target + 5 if player == 0 else target - 5  # where a pawn taking there stands
+    col = target % 5
     if 0 <= behind < 30:
         for dc in (-1, 1):
             if 0 <= col + dc < 5 and board[behind + dc] * sign == PAWN:
                 return True
     for k in range(8):
-        if KNIGHT_STEPS[king, k] >= 0 and board[KNIGHT_STEPS[king, k]] * sign == KNIGHT_:
+        if KNIGHT_STEPS[target, k] >= 0 and board[KNIGHT_STEPS[target, k]] * sign == KNIGHT_:
             return True
-        if KING_STEPS[king, k] >= 0 and board[KING_STEPS[king, k]] * sign == KING:
+        if KING_STEPS[target, k] >= 0 and board[KING_STEPS[target, k]] * sign == KING:
             return True
     for d in range(8):  # 0-3 orthogonal (rook, queen), 4-7 diagonal (bishop, queen)
         for k in range(5):
-            t = RAYS[king, d, k]
+            t = RAYS[target, d, k]
             if t < 0:
                 break
             piece = board[t] * sign

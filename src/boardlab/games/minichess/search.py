@@ -38,13 +38,13 @@ from numba import njit
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
 from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, PRUNE_LATE,
-                         ROOT_MOVES, STOPPED, SearchMemory, above, below, count_node, evaluate,
+                         ROOT_MOVES, SEE, STOPPED, SearchMemory, above, below, count_node, evaluate,
                          late_move_count, late_reduction, null_move_worth, null_reduction,
                          pick, probe, reduces, score_moves, shallow_scout, store_node,
                          table_cutoff, take_value)
 from ..chesslike import signed_table
 from .heuristics import MATERIAL_VALUES, POSITION_BONUS
-from .kernels import (DRAW, KING, MAX_MOVES, PAWN, adjudicate, generate, has_move,
+from .kernels import (DRAW, KING, MAX_MOVES, PAWN, adjudicate, attacks, generate, has_move,
                       king_capturable, play, take_back)
 from .rules import COLS, ROWS, SQUARES
 
@@ -311,6 +311,12 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode):
         to = moves[ply, i, 1]
         moved = board[frm]
         captured = play(board, player, frm, to)
+        if mode & SEE and not threatened and captured != 0 and \
+                MATERIAL_VALUES[abs(moved)] > MATERIAL_VALUES[abs(captured)] and \
+                abs(board[to]) == abs(moved) and attacks(board, 1 - player, to) and \
+                not king_capturable(board, player):
+            take_back(board, frm, to, moved, captured)  # a defended victim worth less: lost
+            continue
         value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, max_plies,
                         mode)
         take_back(board, frm, to, moved, captured)
@@ -329,6 +335,7 @@ class MiniChessSearch(SearchMemory):
     window = ASPIRATION_WINDOW
     futility_margin = FUTILITY_MARGIN
     prunes_late = True
+    exchanges = True
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray) -> None:
         super().__init__(SQUARES, MAX_MOVES, quiescence)
