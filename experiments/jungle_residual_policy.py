@@ -13,14 +13,17 @@ fitted so that this policy picks the teacher's move. The search's scores are fix
 the loss, so Q only has to learn where they fall short; tau is learnt beside it and becomes
 the agent's `root_weight`.
 
+    python experiments/jungle_residual_policy.py oracle --bonus 0.1 --games 100
     python experiments/jungle_residual_policy.py label r0.npz --games 400 --workers 2
     python experiments/jungle_residual_policy.py fit r0.npz net.pt --steps 6000
     boardlab arena jungle random greedy dqn:weights=net.pt --games 200 --workers 2
 
-`label` plays games between random pairs of greedy, minimax depth 1 to 4, random and the
-search itself (a tenth of every side's moves random) and keeps, for each decision, the
-mover's input planes, the search's score of every legal move and the teacher's move;
-`--seconds` stops every worker with what it has. `fit` reports on held-out games how often
+`oracle` plays the search with the teacher's move `--bonus` higher against `--opponent`
+(seats alternating), the bound on what such a network could add. `label` plays games
+between random pairs of greedy, minimax depth 1 to 4, random and the search itself (a tenth
+of every side's moves random) and keeps, for each decision, the mover's input planes, the
+search's score of every legal move and the teacher's move; `--seconds` stops every worker
+with what it has. `fit` reports on held-out games how often
 the teacher's move comes first by the search alone, by the network alone and by the two
 together, and writes a DQN weights file (`lookahead=2`, `leaf_weight=0`, `root_weight` =
 the learnt tau).
@@ -107,6 +110,59 @@ def label(args) -> None:
           f"{time.time() - started:.0f} s")
 
 
+class SearchWithTeacher:
+    """The two-ply search with the teacher's move `bonus` higher at the root (the oracle a
+    network at `root_weight` stands in for); equal best scores drawn at random."""
+
+    def __init__(self, game, teacher_spec: str, bonus: float) -> None:
+        self.search, self.teacher = make_agent(SEARCH, game), make_agent(teacher_spec, game)
+        self.bonus, self.spec, self.rng = bonus, f"search+{bonus}*{teacher_spec}", random.Random()
+
+    def start_game(self, player: int, seed: int) -> None:
+        for agent in (self.search, self.teacher):
+            agent.start_game(player, seed)
+        self.rng = random.Random(seed)
+
+    def act(self, state, clock):
+        legal = state.legal_actions()
+        scores = self.search.lookahead_scores(state)
+        if self.bonus:
+            scores[legal.index(self.teacher.act(state, clock))] += self.bonus
+        best = np.flatnonzero(scores >= scores.max() - 1e-9)
+        return legal[int(self.rng.choice(best.tolist()))]
+
+    def __getattr__(self, name):
+        return getattr(self.search, name)
+
+
+def oracle_games(task: tuple[list[int], str, float, str]) -> list[float]:
+    seeds, teacher_spec, bonus, opponent_spec = task
+    import torch
+
+    torch.set_num_threads(1)
+    game = make_game("jungle")
+    player, opponent = SearchWithTeacher(game, teacher_spec, bonus), make_agent(opponent_spec,
+                                                                                game)
+    scores = []
+    for seed in seeds:  # seats alternate with the seed
+        seat = seed % 2
+        record = play_match(game, [player, opponent] if seat == 0 else [opponent, player],
+                            seed=seed)
+        scores.append(0.5 + 0.5 * np.sign(record.returns[seat]))
+    return scores
+
+
+def oracle(args) -> None:
+    seeds = list(range(1000, 1000 + args.games))
+    tasks = [(seeds[i::args.workers], args.teacher, args.bonus, args.opponent)
+             for i in range(args.workers)]
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        scores = sum(pool.map(oracle_games, tasks), [])
+    wins, losses = scores.count(1.0), scores.count(0.0)
+    print(f"the search + {args.bonus} x {args.teacher}'s move against {args.opponent}: "
+          f"{np.mean(scores):.3f} ({wins}-{len(scores) - wins - losses}-{losses})")
+
+
 def fit(args) -> None:
     import torch
 
@@ -173,8 +229,9 @@ def fit(args) -> None:
 
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("command", choices=("label", "fit"))
-parser.add_argument("data", help="label: the file to write; fit: files joined by ':'")
+parser.add_argument("command", choices=("label", "fit", "oracle"))
+parser.add_argument("data", nargs="?", default="",
+                    help="label: the file to write; fit: files joined by ':'")
 parser.add_argument("out", nargs="?", default="")
 parser.add_argument("--games", type=int, default=400)
 parser.add_argument("--teacher", default="minimax:depth=4")
@@ -188,7 +245,9 @@ parser.add_argument("--fixed-tau", action="store_true", help="keep tau at --tau"
 parser.add_argument("--steps", type=int, default=6000)
 parser.add_argument("--batch", type=int, default=256)
 parser.add_argument("--lr", type=float, default=1e-3)
+parser.add_argument("--bonus", type=float, default=0.1, help="oracle: the teacher move's bonus")
+parser.add_argument("--opponent", default="greedy", help="oracle: whom it plays")
 
 if __name__ == "__main__":
     arguments = parser.parse_args()
-    (label if arguments.command == "label" else fit)(arguments)
+    {"label": label, "fit": fit, "oracle": oracle}[arguments.command](arguments)
