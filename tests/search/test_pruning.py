@@ -221,7 +221,8 @@ def test_aspiration_windows_alone_keep_the_root_value(name, depth, window):
         narrow = game.compiled_quiescence("minimax")
         if window is not None:
             narrow.window = window
-        narrow.configure(null_move=False, lmr=False, aspiration=True)
+        narrow.configure(null_move=False, lmr=False, aspiration=True, futility=False,
+                         lmp=False)
         assert narrow.aspiration
         full = engine(game, null_move=False)
         assert deepen(narrow, state, depth) == deepen(full, state, depth), state.to_text()
@@ -271,9 +272,11 @@ def test_the_settings_reach_the_compiled_search():
     assert make_agent("minimax:quiescence=true,see=true", game).kernel.mode & SEE
     assert not make_agent("minimax:quiescence=true,see=true",  # only where a search has it
                           make_game("xiangqi")).kernel.mode & SEE
-    # Futility and late-move pruning only where the game's search sets them (not yet Xiangqi)
+    # Futility and late-move pruning only where the game's search sets them (not Reversi)
     xiangqi = make_agent("minimax:quiescence=true", make_game("xiangqi")).kernel.mode
-    assert not xiangqi & (FUTILE | PRUNE_LATE)
+    assert xiangqi & FUTILE and xiangqi & PRUNE_LATE
+    reversi_mode = make_agent("minimax:quiescence=true", make_game("reversi")).kernel.mode
+    assert not reversi_mode & (FUTILE | PRUNE_LATE)
     assert make_agent("minimax:depth=2", game).kernel.mode == 0  # the plain search: none
     # Aspiration where the game's search has a window (Reversi's), the end-game solve.
     reversi = make_game("reversi")
