@@ -148,15 +148,15 @@ def test_demonstrations_for_a_run_that_has_played_are_a_one_line_error(tmp_path)
 
 
 def test_a_teacher_dataset_teaches_the_network_its_moves_before_the_first_game(tmp_path):
-    """`teacher=DIR`: DQfD's margin loss on a search's labelled positions, reported on its
-    held-out games; the target network copies the result, and a resumed run does not learn
-    them again."""
+    """`teacher=DIR`: the network learns a search's labelled positions (the default loss, the
+    cross-entropy of its Q-values), reported on its held-out games; the target network copies
+    the result, and a resumed run does not learn them again."""
     from boardlab.learn.teacher import TeacherSettings, teach
 
     teach("jungle", TeacherSettings(search="minimax:depth=1", positions=5000,
                                     shard_positions=1000, workers=1, seed=1), tmp_path / "data")
     params = (f"arch=conv,channels=16,dropout=0,envs=2,warmup=10,teacher={tmp_path / 'data'},"
-              "teacher_steps=800,teacher_batch=128,teacher_loss=cross_entropy")
+              "teacher_steps=800,teacher_batch=128")
     _, trainer = build_trainer("jungle", "dqn", params, opponent="random")
     trainer.learn_teacher()
     target = trainer.target.state_dict()

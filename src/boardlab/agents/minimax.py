@@ -32,7 +32,8 @@ from typing import Any
 
 from ..core.agent import Agent, Clock
 from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, FUTILITY, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, UPPER, WIN_VALUE)
+                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -106,11 +107,11 @@ class MinimaxSettings:
     """With `quiescence=true`: late-move pruning (a null-window node at most 3 plies from the
     leaves, not in check, searches 3 + depth^2 moves, then no more quiet ones), in the games
     whose search prunes late moves (where it measured better: the game's search module)."""
-    log_lmr: bool = False
+    log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS
     """With `quiescence=true` and `lmr`: reductions that grow with the logarithms of depth and
     move number (games/alphabeta.py LOG_REDUCTIONS) instead of one ply (two late at depth
     6)."""
-    see: bool = False
+    see: bool = STATIC_EXCHANGE
     """With `quiescence=true`: the quiescence search does not try a capture by a piece worth
     more than its victim on a square the other side defends (one step of a static exchange
     evaluation), in the games whose search offers it."""

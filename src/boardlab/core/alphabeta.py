@@ -28,6 +28,12 @@ games whose search sets a margin (games/alphabeta.py `SearchMemory.futility_marg
 LATE_MOVE_PRUNING = True
 """The engine searches' late-move pruning by default (the minimax agent's `lmp`), in the games
 whose search prunes late moves (games/alphabeta.py `SearchMemory.prunes_late`)."""
+LOG_LATE_MOVE_REDUCTIONS = False
+"""The engine searches' log-shaped late-move reductions by default (the minimax agent's
+`log_lmr`): off, as measured (docs/speed.md#engine-search-ablation)."""
+STATIC_EXCHANGE = False
+"""The quiescence searches' static exchange pruning by default (the minimax agent's `see`, in
+the games whose search offers it): off, as measured (docs/speed.md#engine-search-ablation)."""
 ENDGAME = 0
 """The minimax agent's `endgame` by default: a root with at most this many moves left (the
 game's measure) is solved exactly where the game's engine search has a solver; 0: none."""

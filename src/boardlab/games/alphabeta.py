@@ -42,7 +42,8 @@ import numpy as np
 from numba import njit
 
 from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, FUTILITY, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, UPPER, WIN_VALUE)
+                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -144,7 +145,8 @@ class SearchMemory:
     def configure(self, null_move: bool = NULL_MOVE, lmr: bool = LATE_MOVE_REDUCTIONS,
                   aspiration: bool = ASPIRATION, endgame: int = ENDGAME,
                   futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING,
-                  log_lmr: bool = False, see: bool = False) -> None:
+                  log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS,
+                  see: bool = STATIC_EXCHANGE) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -274,6 +276,27 @@ def shallow_scout(ply, depth, alpha, beta):
     first), after `late_move_count(depth)` moves no more quiet ones."""
     return ply > 0 and depth <= FUTILITY_DEPTH and above(alpha) == beta and \
         abs(beta) < 0.5 * WIN_VALUE
+
+
+@njit(cache=True, inline="always")
+def scout_pruning(mode, board, table, player, margin, depth, alpha, beta):
+    """Futility and late-move pruning at a node where `shallow_scout` holds (the game has made
+    sure the side to move is not in check and the ply cap is out of reach): (cut, value,
+    futile, searched_at_most). cut: the evaluation (`evaluate` with `table`) is `margin` a ply
+    above beta, and the node returns `value`; futile: the best a quiet move that gives no
+    check is taken to reach, without searching it (-inf: every move is searched);
+    searched_at_most: the moves searched before the quiet rest is skipped (1 << 30: all)."""
+    futile = -np.inf
+    searched_at_most = 1 << 30
+    if mode & FUTILE:
+        static = evaluate(board, table, player)
+        if static - margin * depth >= beta:
+            return True, static, futile, searched_at_most
+        if static + margin * depth <= alpha:
+            futile = static + margin * depth
+    if mode & PRUNE_LATE:
+        searched_at_most = late_move_count(depth)
+    return False, 0.0, futile, searched_at_most
 
 
 @njit(cache=True, inline="always")

@@ -139,14 +139,15 @@ class DQNTraining:
     """The margin by which the demonstrator's action must beat every other (DQfD's 0.8)."""
     teacher: str = ""
     """Teacher datasets (`boardlab teach`; several joined by ':'): before the first game the
-    network learns their moves by DQfD's large-margin loss alone (`margin`), `teacher_steps`
-    minibatches of `teacher_batch` (`learn_teacher`). A deeper search's positions, labelled
-    in parallel beforehand, where `demos` plays its games here one at a time. Empty = none."""
-    teacher_loss: str = "margin"
-    """How the network learns the teacher's moves: `margin`, DQfD's large-margin loss (the
-    teacher's move above every other by `margin`); `cross_entropy`, the Q-values read as the
+    network learns their moves (`teacher_loss`), `teacher_steps` minibatches of
+    `teacher_batch` (`learn_teacher`). A deeper search's positions, labelled in parallel
+    beforehand, where `demos` plays its games here one at a time. Empty = none."""
+    teacher_loss: str = "cross_entropy"
+    """How the network learns the teacher's moves: `cross_entropy`, the Q-values read as the
     logits of a policy whose target is the teacher's move (AlphaGo's supervised policy loss),
-    which moves every action's value at each step, not only the highest one's."""
+    which moves every action's value at each step; `margin`, DQfD's large-margin loss (the
+    teacher's move above every other by `margin`), which moves only the teacher's and the
+    highest other's, and on a 155,304-position dataset did not learn (docs/learning.md)."""
     teacher_steps: int = 0
     """Minibatches of teacher positions."""
     teacher_batch: int = 256

@@ -37,11 +37,11 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, PRUNE_LATE,
-                         ROOT_MOVES, SEE, STOPPED, SearchMemory, above, below, count_node, evaluate,
-                         late_move_count, late_reduction, null_move_worth, null_reduction,
-                         pick, probe, reduces, score_moves, shallow_scout, store_node,
-                         table_cutoff, take_value)
+from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, ROOT_MOVES, SEE,
+                         STOPPED, SearchMemory, above, below, count_node, evaluate,
+                         late_reduction, null_move_worth, null_reduction, pick, probe, reduces,
+                         score_moves, scout_pruning, shallow_scout, store_node, table_cutoff,
+                         take_value)
 from ..chesslike import signed_table
 from .heuristics import MATERIAL_VALUES, POSITION_BONUS
 from .kernels import (DRAW, KING, MAX_MOVES, PAWN, adjudicate, attacks, generate, has_move,
@@ -184,14 +184,10 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         # and late-move pruning (the last quiet moves are not tried).
         if engine and not in_check and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
-            if mode & FUTILE:
-                static = evaluate(board, line.evaluation, player)
-                if static - FUTILITY_MARGIN * depth >= beta:
-                    return static
-                if static + FUTILITY_MARGIN * depth <= alpha:
-                    futile = static + FUTILITY_MARGIN * depth
-            if mode & PRUNE_LATE:
-                searched_at_most = late_move_count(depth)
+            cut, static, futile, searched_at_most = scout_pruning(
+                mode, board, line.evaluation, player, FUTILITY_MARGIN, depth, alpha, beta)
+            if cut:
+                return static
         # Null move: if passing and a shallower search still reach beta, so would a move.
         if engine and not in_check and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
@@ -313,8 +309,7 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode):
         captured = play(board, player, frm, to)
         if mode & SEE and not threatened and captured != 0 and \
                 MATERIAL_VALUES[abs(moved)] > MATERIAL_VALUES[abs(captured)] and \
-                abs(board[to]) == abs(moved) and attacks(board, 1 - player, to) and \
-                not king_capturable(board, player):
+                attacks(board, 1 - player, to) and not king_capturable(board, player):
             take_back(board, frm, to, moved, captured)  # a defended victim worth less: lost
             continue
         value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, max_plies,

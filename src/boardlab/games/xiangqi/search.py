@@ -38,11 +38,10 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, ENGINE, FUTILE, KILLER, MAX_PLY, PRUNE_LATE, ROOT_MOVES,
-                         STOPPED, SearchMemory, above, below, count_node, evaluate,
-                         late_move_count, late_reduction, null_move_worth, null_reduction, pick,
-                         probe, reduces, score_moves, shallow_scout, store_node, table_cutoff,
-                         take_value)
+from ..alphabeta import (AFTER_NULL, ENGINE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory,
+                         above, below, count_node, evaluate, late_reduction, null_move_worth,
+                         null_reduction, pick, probe, reduces, score_moves, scout_pruning,
+                         shallow_scout, store_node, table_cutoff, take_value)
 from ..chesslike import mirror_square
 from .actions import ACTION_FROM, ACTION_TO
 from .heuristics import PIECE_SQUARE, PIECE_VALUES
@@ -149,14 +148,10 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # and late-move pruning (the last quiet moves are not tried).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
-            if mode & FUTILE:
-                static = evaluate(board, EVALUATION, player)
-                if static - FUTILITY_MARGIN * depth >= beta:
-                    return static
-                if static + FUTILITY_MARGIN * depth <= alpha:
-                    futile = static + FUTILITY_MARGIN * depth
-            if mode & PRUNE_LATE:
-                searched_at_most = late_move_count(depth)
+            cut, static, futile, searched_at_most = scout_pruning(
+                mode, board, EVALUATION, player, FUTILITY_MARGIN, depth, alpha, beta)
+            if cut:
+                return static
         # Null move: if passing and a shallower search still reach beta, so would a move. The
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
