@@ -11,11 +11,12 @@ import pytest
 
 from boardlab import make_game
 from boardlab.core.game import BoardLabError
-from boardlab.games.alphabeta import evaluate
-from boardlab.games.minichess.heuristics import read_tuned, tuned
-from boardlab.games.minichess.search import tuned_evaluation
-from boardlab.learn.texel import (TexelSettings, cache_path, collect, held_out_split,
-                                  read_record, run, tune, values)
+from boardlab.games.minichess.heuristics import ACTIVITY, ZONE, read_tuned, tuned
+from boardlab.games.minichess.search import Line, compiled_search
+from boardlab.games.minichess.search import _static as compiled_static
+from boardlab.learn.texel import (TexelSettings, _identity, cache_path, collect, held_out_split,
+                                  read_positions, read_record, run, tune, values,
+                                  write_positions)
 
 GAME = make_game("minichess")
 SETTINGS = TexelSettings(depth=2, positions=10_000, games_per_chunk=25, l2=0.01, seed=1,
@@ -42,6 +43,15 @@ def test_the_features_give_the_starting_evaluators_values():
                     for text, mover in zip(positions.text, positions.mover)]
         np.testing.assert_allclose(values(positions, table), expected, atol=1e-9)
     assert linear.fixed[6].all() and not linear.fixed[1:6].any()  # the king's 1000 is kept
+    # Of the activity row only the weights of moves by piece type and of the king zone move.
+    assert not linear.fixed[ACTIVITY, 1:ZONE + 1].any()
+    assert linear.fixed[ACTIVITY, 0] and linear.fixed[ACTIVITY, ZONE + 1:].all()
+    # With activity weights, the features give the tuned evaluator's values too.
+    tuned_table = linear.parameters("tuned")
+    assert tuned_table[ACTIVITY].any()
+    expected = [tuned(GAME.state_from_text(text), int(mover))
+                for text, mover in zip(positions.text, positions.mover)]
+    np.testing.assert_allclose(values(positions, tuned_table), expected, atol=1e-9)
 
 
 def test_the_fit_lowers_the_held_out_loss(tuned_run):
@@ -53,8 +63,8 @@ def test_the_fit_lowers_the_held_out_loss(tuned_run):
     assert np.array_equal(report.table[6], report.start[6])  # fixed entries stay
     positions, _ = collect("minichess", SETTINGS, cache_path(out))
     linear = GAME.linear_evaluation()
-    flat = np.where(np.arange(7)[:, None] == 6, linear.parameters("material"), 5.0)
-    flat[0] = 0.0
+    flat = np.where(np.arange(ACTIVITY + 1)[:, None] == 6, linear.parameters("material"), 5.0)
+    flat[0] = flat[ACTIVITY] = 0.0
     blank = dataclasses.replace(linear, parameters=lambda name: flat)
     fitted = tune(positions, blank, SETTINGS)
     assert fitted.losses["held_after"] < fitted.losses["held_before"]
@@ -88,15 +98,34 @@ def test_the_held_out_split_keeps_whole_games_apart():
 
 
 def test_the_tuned_evaluator_is_the_same_compiled_and_in_python():
+    search = compiled_search(GAME, "tuned", True)
     rng = np.random.default_rng(0)
     for _ in range(6):
         state = GAME.initial_state()
         while not state.is_terminal():
-            board = np.asarray(state.board, dtype=np.int8)
+            line = Line(np.asarray(state.board, dtype=np.int8), search.moves, search.evaluation,
+                        search.activity)
             for player in (0, 1):
-                assert evaluate(board, tuned_evaluation(), player) == tuned(state, player)
+                assert compiled_static(line, player) == tuned(state, player)
             legal = state.legal_actions()
             state.apply(legal[int(rng.integers(len(legal)))])
+
+
+def test_a_cache_from_before_the_activity_features_is_featurised_again(tmp_path):
+    # A cache written when the features were the piece-square table's alone: read back, its
+    # positions carry the activity features too (the tuned table's values come out).
+    settings = TexelSettings(depth=1, positions=40, games_per_chunk=2)
+    cache = tmp_path / "old.positions.npz"
+    positions, chunks = collect("minichess", settings, cache)
+    identity = _identity("minichess", settings)
+    table_only = np.where(positions.index < ACTIVITY * 30, positions.index, -1)
+    write_positions(cache, identity, dataclasses.replace(
+        positions, index=table_only, sign=np.where(table_only < 0, 0, positions.sign)), chunks)
+    assert read_positions(cache, identity)[0].index.max() < ACTIVITY * 30
+    again, _ = collect("minichess", settings, cache)
+    table = GAME.linear_evaluation().parameters("tuned")
+    np.testing.assert_allclose(values(again, table), values(positions, table), atol=1e-9)
+    assert again.index.max() >= ACTIVITY * 30
 
 
 def test_a_malformed_file_is_one_sentence(tuned_run, tmp_path):
@@ -128,7 +157,7 @@ def test_the_train_command_writes_the_table(tmp_path, capsys):
                  "--params", "positions=150,depth=1,games_per_chunk=4,held_out=0.25"])
     assert code == 0
     assert "held out" in capsys.readouterr().out
-    assert read_tuned(out).shape == (7, 30) and cache_path(out).is_file()
+    assert read_tuned(out).shape == (ACTIVITY + 1, 30) and cache_path(out).is_file()
 
 
 def test_a_missing_shipped_table_names_the_command_that_makes_it(monkeypatch):

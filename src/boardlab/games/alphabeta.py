@@ -279,17 +279,16 @@ def shallow_scout(ply, depth, alpha, beta):
 
 
 @njit(cache=True, inline="always")
-def scout_pruning(mode, board, table, player, margin, depth, alpha, beta):
+def scout_pruning(mode, static, margin, depth, alpha, beta):
     """Futility and late-move pruning at a node where `shallow_scout` holds (the game has made
     sure the side to move is not in check and the ply cap is out of reach): (cut, value,
-    futile, searched_at_most). cut: the evaluation (`evaluate` with `table`) is `margin` a ply
-    above beta, and the node returns `value`; futile: the best a quiet move that gives no
-    check is taken to reach, without searching it (-inf: every move is searched);
-    searched_at_most: the moves searched before the quiet rest is skipped (1 << 30: all)."""
+    futile, searched_at_most). cut: the evaluation `static` is `margin` a ply above beta, and
+    the node returns `value`; futile: the best a quiet move that gives no check is taken to
+    reach, without searching it (-inf: every move is searched); searched_at_most: the moves
+    searched before the quiet rest is skipped (1 << 30: all)."""
     futile = -np.inf
     searched_at_most = 1 << 30
     if mode & FUTILE:
-        static = evaluate(board, table, player)
         if static - margin * depth >= beta:
             return True, static, futile, searched_at_most
         if static + margin * depth <= alpha:

@@ -347,9 +347,11 @@ TUNED_FORMAT = "boardlab-texel"
 """The `format` entry of a tuned evaluation file (learn/texel.py writes it)."""
 
 
-def read_tuned_table(path: str | Path, game: str, shape: tuple[int, ...]) -> np.ndarray:
-    """The `table` (float64, `shape`) of a tuned evaluation file for `game`; a BoardLabError of
-    one sentence naming the file when it is not one."""
+def read_tuned_table(path: str | Path, game: str, shape: tuple[int, ...],
+                     older: tuple[tuple[int, ...], ...] = ()) -> np.ndarray:
+    """The `table` (float64, `shape`, or one of the `older` shapes a file may still have) of a
+    tuned evaluation file for `game`; a BoardLabError of one sentence naming the file when it
+    is not one."""
     def wrong(reason: str) -> BoardLabError:
         return BoardLabError(f"{path} is not a tuned {game} evaluation ({reason}); make one "
                              f"with `boardlab train {game} texel --out FILE`")
@@ -366,7 +368,8 @@ def read_tuned_table(path: str | Path, game: str, shape: tuple[int, ...]) -> np.
     if str(fields.get("game", "")).split(":")[0] != game:
         raise wrong(f"it was tuned for {str(fields.get('game'))!r}")
     table = fields.get("table")
-    if table is None or table.shape != shape or table.dtype.kind != "f":
+    if table is None or (table.shape != shape and table.shape not in older) or \
+            table.dtype.kind != "f":
         found = "no table" if table is None else f"a {table.dtype} table of shape {table.shape}"
         raise wrong(f"{found}, not float of shape {shape}")
     if not np.all(np.isfinite(table)):

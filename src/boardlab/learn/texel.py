@@ -42,6 +42,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+import dataclasses
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -183,6 +184,17 @@ def _keep_position(linear: LinearEvaluation, static: Callable[[State, int], floa
     kept.append((index, sign, mover, static(state, mover), quiet, state.to_text()))
 
 
+def _padded(features: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Positions' (indices, signs) as two arrays, one row each, padded with index -1, sign 0."""
+    width = max((len(index) for index, _ in features), default=0)
+    index = np.full((len(features), width), -1, np.int32)
+    sign = np.zeros((len(features), width), np.int8)
+    for row, (indices, signs) in enumerate(features):
+        index[row, :len(indices)] = indices
+        sign[row, :len(signs)] = signs
+    return index, sign
+
+
 def play_chunk(game_spec: str, settings: TexelSettings, chunk: int) -> Positions:
     """`games_per_chunk` games of the search against itself; their positions."""
     game = make_game(game_spec)
@@ -201,12 +213,7 @@ def play_chunk(game_spec: str, settings: TexelSettings, chunk: int) -> Positions
                                      settings.max_plies, record)
         rows += [(index, sign, mover, (returns[mover] + 1) / 2, value, quiet, game_number, text)
                  for index, sign, mover, value, quiet, text in kept]
-    width = max((len(row[0]) for row in rows), default=0)
-    index = np.full((len(rows), width), -1, np.int32)
-    sign = np.zeros((len(rows), width), np.int8)
-    for i, row in enumerate(rows):
-        index[i, :len(row[0])] = row[0]
-        sign[i, :len(row[1])] = row[1]
+    index, sign = _padded([(row[0], row[1]) for row in rows])
     return Positions(index, sign, np.array([r[2] for r in rows], np.int8),
                      np.array([r[3] for r in rows], np.float32),
                      np.array([r[4] for r in rows], np.float64),
@@ -256,6 +263,16 @@ def _play_in_process(task: tuple[str, TexelSettings, int]) -> tuple[int, Positio
     return chunk, play_chunk(game_spec, settings, chunk)
 
 
+def featurised(game_spec: str, positions: Positions) -> Positions:
+    """`positions` with their features computed again from their texts: a cache made before
+    the game's evaluation gained features still serves."""
+    game = make_game(game_spec)
+    linear = linear_evaluation(game)
+    index, sign = _padded([linear.features(game.state_from_text(str(text)))
+                           for text in positions.text])
+    return dataclasses.replace(positions, index=index, sign=sign)
+
+
 def collect(game_spec: str, settings: TexelSettings, cache: Path | None = None,
             on_chunk: Callable[[int], None] | None = None) -> tuple[Positions, int]:
     """Positions until there are `settings.positions` (resuming `cache`, written every
@@ -266,7 +283,7 @@ def collect(game_spec: str, settings: TexelSettings, cache: Path | None = None,
     chunks = 0
     if cache is not None and cache.exists():
         old, chunks = read_positions(cache, identity)
-        parts.append(old)
+        parts.append(featurised(game_spec, old))
     count = sum(len(p) for p in parts)
     if on_chunk is not None:
         on_chunk(count)

@@ -12,8 +12,10 @@ from boardlab.testing import check_compiled_search
 from boardlab.testing import search_decision as decide
 from boardlab.games.alphabeta import NO_LIMIT, evaluate
 from boardlab.games.minichess import MiniChessGame
-from boardlab.games.minichess.heuristics import material, positional, tuned
-from boardlab.games.minichess.search import EVALUATION, POSITIONAL_EVALUATION, tuned_evaluation
+from boardlab.games.minichess.heuristics import ACTIVITY, activity, material, positional, tuned
+from boardlab.games.minichess.search import Line, compiled_search
+from boardlab.games.minichess.search import activity as compiled_activity
+from boardlab.games.minichess.search import _static as compiled_static
 
 GAME = MiniChessGame()
 
@@ -56,12 +58,34 @@ def test_compiled_search_with_a_piece_square_heuristic_equals_the_python_agent(d
 
 
 def test_evaluation_equals_the_heuristic_bit_for_bit():
+    searches = {heuristic: compiled_search(GAME, name, True)
+                for name, heuristic in (("material", material), ("positional", positional),
+                                        ("tuned", tuned))}
     for state in positions(GAME, range(10), [3, 10, -1]):
         board = np.asarray(state.board, dtype=np.int8)
-        for player in (0, 1):
-            assert evaluate(board, EVALUATION, player) == material(state, player)
-            assert evaluate(board, POSITIONAL_EVALUATION, player) == positional(state, player)
-            assert evaluate(board, tuned_evaluation(), player) == tuned(state, player)
+        for heuristic, search in searches.items():
+            line = Line(board, search.moves, search.evaluation, search.activity)
+            for player in (0, 1):
+                assert compiled_static(line, player) == heuristic(state, player)
+    weights = tuple(searches[tuned].activity)
+    assert len(weights) == ACTIVITY + 1 and any(weights)  # the shipped table has activity
+
+
+def test_activity_counts_moves_and_squares_next_to_the_enemy_king():
+    # White: a rook on a1 (moves a2-a5, the capture on a6, b1-d1: 8; on or next to the black
+    # king: a5 and a6) and a king on e1 (d1, d2, e2: 3, never counted near the other king);
+    # black: a king on a6 (a5, b5, b6: 3).
+    state = GAME.state_from_text("k4/5/5/5/5/R3K w - - 0 1")
+    weights = np.array([0, 0, 1.0, 0, 0, 0, 10.0, 100.0])
+    expected = (8 * 1 + 2 * 100 + 3 * 10) - 3 * 10
+    assert activity(state.board, weights) == expected
+    assert compiled_activity(np.asarray(state.board, dtype=np.int8), weights) == expected
+    # Pawns: a free step is a move, a diagonal on or next to the enemy king (b4) counts:
+    # a3 steps to a4 and attacks b4; c2 steps to c3 and attacks b3 (next to b4) and d3.
+    board = GAME.state_from_text("5/5/1k3/P4/2P2/4K w - - 0 1").board
+    weights = np.array([0, 1.0, 0, 0, 0, 0, 0, 100.0])
+    assert activity(board, weights) == 2 * 1 + 2 * 100
+    assert compiled_activity(np.asarray(board, dtype=np.int8), weights) == 2 * 1 + 2 * 100
 
 
 def test_positional_bonuses_mirror_between_the_sides():

@@ -57,13 +57,15 @@ class MiniChessGame(ChessLikeGame):
 
     def linear_evaluation(self) -> LinearEvaluation:
         """The heuristics as piece-square tables (heuristics.parameters), the king's kept: its
-        1000 only says the game ends without it."""
-        from .heuristics import MATERIAL_VALUES, parameters
+        1000 only says the game ends without it; and the activity weights
+        (heuristics.with_activity)."""
+        from .heuristics import ACTIVITY, MATERIAL_VALUES, parameters, with_activity
 
-        return piece_square_evaluation(lambda name: parameters(self.evaluator_name(name)),
-                                       kinds=len(MATERIAL_VALUES) - 1, rows=ROWS,
-                                       cols=COLS, fixed_kinds=(KING,),
-                                       unit=MATERIAL_VALUES[PAWN])
+        table = piece_square_evaluation(
+            lambda name: parameters(self.evaluator_name(name))[:ACTIVITY],
+            kinds=len(MATERIAL_VALUES) - 1, rows=ROWS, cols=COLS, fixed_kinds=(KING,),
+            unit=MATERIAL_VALUES[PAWN])
+        return with_activity(table, lambda name: parameters(self.evaluator_name(name)))
 
     def action_frame(self, player: int) -> np.ndarray | None:
         """Black's planes are white's turned 180 degrees (encode.py): square s is seen at

@@ -6,15 +6,18 @@ models/minichess-tuned-eval.npz: README.md#how-the-tuned-evaluation-was-made).""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ...core.game import BoardLabError
+from ...core.game import BoardLabError, LinearEvaluation
 from ...core.weights import shipped_file, shipped_weights
 from ..chesslike import material_and_position, piece_square_parameters, read_tuned_table
 from .game import MiniChessState
-from .rules import COLS, ROWS, SQUARES
+from .rules import (COLS, KING, KING_STEPS, KNIGHT_, KNIGHT_STEPS, PAWN, ROWS, SLIDER_RAYS,
+                    SQUARES)
 
 MATERIAL_VALUES = (0, 2, 6, 7, 8, 20, 1000)
 """Seed 004's `material_value`: empty, pawn, rook, knight, bishop, queen, king."""
@@ -65,6 +68,11 @@ def positional(state: MiniChessState, player: int) -> float:
                                  COLS)
 
 
+ACTIVITY = len(MATERIAL_VALUES)
+"""The row of a heuristic's parameters (`parameters`) below its piece-square table that holds
+its activity weights: [ACTIVITY, kind] per move of a piece of that type, [ACTIVITY, ZONE] per
+square attacked or defended next to the enemy king (`activity`); the rest of the row is 0."""
+ZONE = KING + 1
 TUNED_FILE = "minichess-tuned-eval.npz"
 """The shipped tuned table's name in boardlab/models/."""
 NO_VALUES = (0.0,) * len(MATERIAL_VALUES)
@@ -72,22 +80,27 @@ NO_VALUES = (0.0,) * len(MATERIAL_VALUES)
 
 
 def parameters(name: str) -> np.ndarray:
-    """The piece-square table (value plus bonus per piece type and square, white's view) of
-    the heuristic `name` (material, positional, tuned); KeyError for another."""
+    """The heuristic `name`'s (material, positional, tuned) parameters, shape (8, 30): the
+    piece-square table (value plus bonus per piece type and square, white's view) in rows 0-6,
+    activity weights in row ACTIVITY (0 but for the tuned one); KeyError for another."""
     if name == "tuned":
         return np.array(tuned_parameters(), dtype=np.float64)
     bonus = {"material": None, "positional": POSITION_BONUS}[name]
-    return piece_square_parameters(MATERIAL_VALUES, bonus, SQUARES)
+    table = piece_square_parameters(MATERIAL_VALUES, bonus, SQUARES)
+    return np.vstack([table, np.zeros((1, SQUARES))])
 
 
 def read_tuned(path: str | Path) -> np.ndarray:
-    """A tuned table file's (7, 30) table (a BoardLabError of one sentence if it is not one)."""
-    return read_tuned_table(path, "minichess", (len(MATERIAL_VALUES), SQUARES))
+    """A tuned file's (8, 30) parameters (a BoardLabError of one sentence if it is not one);
+    a file from before the activity weights (a (7, 30) table) reads with them 0."""
+    table = read_tuned_table(path, "minichess", (ACTIVITY + 1, SQUARES),
+                             older=((ACTIVITY, SQUARES),))
+    return np.vstack([table, np.zeros((ACTIVITY + 1 - len(table), SQUARES))])
 
 
 @functools.cache
 def tuned_parameters() -> tuple[tuple[float, ...], ...]:
-    """The shipped tuned table (boardlab/models/minichess-tuned-eval.npz), read once, as
+    """The shipped tuned parameters (boardlab/models/minichess-tuned-eval.npz), read once, as
     tuples of floats."""
     if not shipped_file(TUNED_FILE).is_file():
         raise BoardLabError(f"BoardLab ships no tuned minichess evaluation (models/{TUNED_FILE} "
@@ -97,8 +110,87 @@ def tuned_parameters() -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(float(x) for x in row) for row in read_tuned(path))
 
 
+def _near(square: int, king: int) -> bool:
+    return king >= 0 and abs(square // COLS - king // COLS) <= 1 and \
+        abs(square % COLS - king % COLS) <= 1
+
+
+def piece_activity(board: Sequence[int]) -> Iterator[tuple[int, int, int, int]]:
+    """(sign, kind, moves, zone) for each piece in square order: its side (+1 white), its type,
+    the moves it has (a pawn: its step forward, when free) and the squares on or next to the
+    enemy king it attacks or defends (a king's own are not counted)."""
+    kings = [board.index(KING) if KING in board else -1,
+             board.index(-KING) if -KING in board else -1]
+    for square, cell in enumerate(board):
+        if cell == 0:
+            continue
+        sign = 1 if cell > 0 else -1
+        kind = cell * sign
+        enemy_king = kings[1] if cell > 0 else kings[0]
+        moves = zone = 0
+        if kind == PAWN:
+            target = square - COLS if cell > 0 else square + COLS
+            if 0 <= target < SQUARES:
+                moves += board[target] == 0
+                col = square % COLS
+                zone += sum(_near(target + dc, enemy_king) for dc in (-1, 1)
+                            if 0 <= col + dc < COLS)
+        elif kind in (KNIGHT_, KING):
+            for target in (KNIGHT_STEPS if kind == KNIGHT_ else KING_STEPS)[square]:
+                moves += board[target] * sign <= 0
+                zone += kind == KNIGHT_ and _near(target, enemy_king)
+        else:
+            for ray in SLIDER_RAYS[kind][square]:
+                for target in ray:
+                    moves += board[target] * sign <= 0
+                    zone += _near(target, enemy_king)
+                    if board[target] != 0:
+                        break
+        yield sign, kind, moves, zone
+
+
+def activity(board: Sequence[int], weights: Sequence[float]) -> float:
+    """White's activity minus black's: for each piece (`piece_activity`), `weights[kind]` per
+    move plus `weights[ZONE]` per square next to the enemy king, summed piece by piece in
+    square order, as the compiled search (search.py `activity`) sums it, so the floats
+    agree."""
+    score = 0.0
+    for sign, kind, moves, zone in piece_activity(board):
+        score += sign * (moves * weights[kind] + zone * weights[ZONE])
+    return score
+
+
+def with_activity(table: LinearEvaluation, parameters_of: Callable[[str], np.ndarray]
+                  ) -> LinearEvaluation:
+    """The tuner's view of the heuristics (`MiniChessGame.linear_evaluation`): the piece-square
+    `table`'s features, and a feature per move and per square next to the enemy king of each
+    piece (`piece_activity`), white's +1 and black's -1, in the ACTIVITY row; of that row only
+    the weights `activity` reads are free. `parameters_of(evaluator)`: all eight rows."""
+    base = ACTIVITY * SQUARES
+
+    def features(state: Any) -> tuple[np.ndarray, np.ndarray]:
+        index, sign = table.features(state)
+        more_index: list[int] = []
+        more_sign: list[int] = []
+        for side, kind, moves, zone in piece_activity(state.board):
+            more_index += [base + kind] * moves + [base + ZONE] * zone
+            more_sign += [side] * (moves + zone)
+        return (np.concatenate([index, np.array(more_index, dtype=index.dtype)]),
+                np.concatenate([sign, np.array(more_sign, dtype=sign.dtype)]))
+
+    fixed = np.ones((ACTIVITY + 1, SQUARES), dtype=bool)
+    fixed[:ACTIVITY] = table.fixed
+    fixed[ACTIVITY, 1:ZONE + 1] = False
+    return LinearEvaluation((ACTIVITY + 1, SQUARES), features, parameters_of, fixed,
+                            table.unit)
+
+
 def tuned(state: MiniChessState, player: int) -> float:
-    """The tuned table's piece-square sum (material included) for `player`, minus the
-    opponent's."""
-    return material_and_position(state.board, player, NO_VALUES, tuned_parameters(), ROWS,
-                                 COLS)
+    """The tuned table's piece-square sum (material included) plus its activity term, for
+    `player`, minus the opponent's."""
+    rows = tuned_parameters()
+    value = material_and_position(state.board, player, NO_VALUES, rows[:ACTIVITY], ROWS, COLS)
+    if not any(rows[ACTIVITY]):
+        return value
+    active = activity(state.board, rows[ACTIVITY])
+    return value + (active if player == 0 else -active)

@@ -7,8 +7,9 @@ captures and promotions, killers, history). A node ends the game as `MiniChessSt
 does: the side to move wins if it could capture the king, then the ply cap counts material,
 then a side without a move loses. Leaves are scored by a table per heuristic
 (`heuristics.material`, seed 004's material count, `heuristics.positional`, material plus
-piece-square bonuses, or `heuristics.tuned`, the shipped table Texel's method fitted), summed
-in the same order so the floats agree.
+piece-square bonuses, or `heuristics.tuned`, the shipped table Texel's method fitted), plus,
+for `tuned`, its activity term (`activity`: moves by piece type, attacks next to the enemy
+king), summed in the same order as the Python heuristics so the floats agree.
 
 - plain (`quiescence=False`): the table only orders moves, so the root's best move and value
   equal the Python agent's with `tt=false` (tests/games/minichess/test_minichess_search.py);
@@ -29,8 +30,7 @@ in the same order so the floats agree.
 
 from __future__ import annotations
 
-import functools
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -43,31 +43,12 @@ from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, R
                          score_moves, scout_pruning, shallow_scout, store_node, table_cutoff,
                          take_value)
 from ..chesslike import signed_table
-from .heuristics import MATERIAL_VALUES, POSITION_BONUS
-from .kernels import (DRAW, KING, MAX_MOVES, PAWN, adjudicate, attacks, generate, has_move,
-                      king_capturable, play, take_back)
+from .heuristics import MATERIAL_VALUES
+from .kernels import (BISHOP, DRAW, KING, KING_STEPS, KNIGHT_, KNIGHT_STEPS, MAX_MOVES, PAWN,
+                      RAYS, ROOK, adjudicate, attacks, generate, has_move, king_capturable, play,
+                      take_back)
 from .rules import COLS, ROWS, SQUARES
 
-def evaluation_table(bonus=None) -> np.ndarray:
-    """table[cell + 6, sq]: what a piece on `sq` adds to white's score, material plus
-    `bonus[kind][square]` (player 0's view; black reads the mirrored square), built with the
-    same additions as chesslike.material_and_position so the sums agree bit for bit."""
-    table = np.zeros((13, SQUARES), dtype=np.float64)
-    for kind in range(1, 7):
-        for sq in range(SQUARES):
-            row, col = divmod(sq, COLS)
-            mirrored = (ROWS - 1 - row) * COLS + col
-            white = MATERIAL_VALUES[kind] + (bonus[kind][sq] if bonus else 0)
-            black = MATERIAL_VALUES[kind] + (bonus[kind][mirrored] if bonus else 0)
-            table[6 + kind, sq] = white
-            table[6 - kind, sq] = -black
-    return table
-
-
-EVALUATION = evaluation_table()
-"""The `material` heuristic's table (seed 004: the same value on any square)."""
-POSITIONAL_EVALUATION = evaluation_table(POSITION_BONUS)
-"""The `positional` heuristic's table."""
 ORDER_VALUES = np.array((0, 1, 5, 3, 3, 9, 20), dtype=np.int64)
 """Piece worth for MVV-LVA (chess's), by type: pawn, rook, knight, bishop, queen, king."""
 PROMOTION = CAPTURE + 64 * 8
@@ -90,11 +71,93 @@ PLY_KEYS = _KEYS[SQUARES * 13 + 1:]
 
 class Line(NamedTuple):
     """The board, the move buffer (moves[ply, i] = from, to, ordering score; the root's
-    moves in moves[0]) and the leaves' evaluation table."""
+    moves in moves[0]), the leaves' evaluation table and activity weights (`activity`; an
+    empty array: none)."""
 
     board: np.ndarray
     moves: np.ndarray
     evaluation: np.ndarray
+    activity: np.ndarray
+
+
+ZONE = 7
+"""activity weights[ZONE]: the weight of an attack next to the enemy king (1-6: a move of a
+piece of that type)."""
+
+
+@njit(cache=True, inline="always")
+def _near(square, king):
+    """Whether `square` is the king's or next to it (-1: no king)."""
+    return king >= 0 and abs(square // 5 - king // 5) <= 1 and abs(square % 5 - king % 5) <= 1
+
+
+@njit(cache=True)
+def activity(board, weights):
+    """White's activity minus black's (heuristics.activity, the same sum in the same order):
+    for each piece, weights[kind] a move it has (a pawn: its step forward, when free) plus
+    weights[ZONE] a square it attacks or defends on or next to the enemy king (a king's own
+    steps are not counted there)."""
+    kings = (-1, -1)
+    for sq in range(30):
+        if board[sq] == KING:
+            kings = (sq, kings[1])
+        elif board[sq] == -KING:
+            kings = (kings[0], sq)
+    score = 0.0
+    for sq in range(30):
+        cell = board[sq]
+        if cell == 0:
+            continue
+        sign = 1 if cell > 0 else -1
+        kind = cell * sign
+        enemy_king = kings[1] if cell > 0 else kings[0]
+        moves = 0
+        zone = 0
+        if kind == PAWN:
+            t = sq - 5 if cell > 0 else sq + 5
+            if 0 <= t < 30:
+                if board[t] == 0:
+                    moves += 1
+                col = sq % 5
+                for dc in (-1, 1):
+                    if 0 <= col + dc < 5 and _near(t + dc, enemy_king):
+                        zone += 1
+        elif kind == KNIGHT_ or kind == KING:
+            for k in range(8):
+                t = KNIGHT_STEPS[sq, k] if kind == KNIGHT_ else KING_STEPS[sq, k]
+                if t < 0:
+                    break
+                if board[t] * sign <= 0:
+                    moves += 1
+                if kind == KNIGHT_ and _near(t, enemy_king):
+                    zone += 1
+        else:
+            first = 4 if kind == BISHOP else 0  # directions 4-7 are the diagonals
+            last = 4 if kind == ROOK else 8
+            for d in range(first, last):
+                for k in range(5):
+                    t = RAYS[sq, d, k]
+                    if t < 0:
+                        break
+                    if board[t] * sign <= 0:
+                        moves += 1
+                    if _near(t, enemy_king):
+                        zone += 1
+                    if board[t] != 0:
+                        break
+        score += sign * (moves * weights[kind] + zone * weights[ZONE])
+    return score
+
+
+@njit(cache=True, inline="always")
+def _static(line, player):
+    """The leaves' value for `player`: the piece-square sum, plus the activity term when
+    the evaluation has one."""
+    value = evaluate(line.board, line.evaluation, player)
+    if line.activity.shape[0] == 0:
+        return value
+    active = activity(line.board, line.activity)
+    return value + (active if player == 0 else -active)
 
 
 @njit(cache=True)
@@ -168,7 +231,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         # A leaf: whether the game ended, without generating the moves.
         ended, value = _ended(board, player, plies, max_plies, has_move(board, player),
                               king_capturable(board, player))
-        return value if ended else evaluate(board, line.evaluation, player)
+        return value if ended else _static(line, player)
     else:
         n, takes_king = generate(board, player, moves[ply])
         ended, value = _ended(board, player, plies, max_plies, n, takes_king)
@@ -185,13 +248,13 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         if engine and not in_check and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
             cut, static, futile, searched_at_most = scout_pruning(
-                mode, board, line.evaluation, player, FUTILITY_MARGIN, depth, alpha, beta)
+                mode, _static(line, player), FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
                 return static
         # Null move: if passing and a shallower search still reach beta, so would a move.
         if engine and not in_check and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                evaluate(board, line.evaluation, player) >= beta and \
+                _static(line, player) >= beta and \
                 null_move_allowed(board, player):
             null_key = key ^ SIDE_KEY ^ PLY_KEYS[plies % 256] ^ PLY_KEYS[(plies + 1) % 256]
             value = -_node(line, tables, 1 - player, plies + 1, null_key,
@@ -269,11 +332,11 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, max_plies, mode):
     if ended:
         return value
     if ply >= MAX_PLY:
-        return evaluate(board, line.evaluation, player)
+        return _static(line, player)
     threatened = king_capturable(board, 1 - player)
     best = -np.inf
     if not threatened:
-        best = evaluate(board, line.evaluation, player)
+        best = _static(line, player)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -332,9 +395,12 @@ class MiniChessSearch(SearchMemory):
     prunes_late = True
     exchanges = True
 
-    def __init__(self, quiescence: bool, evaluation: np.ndarray) -> None:
+    def __init__(self, quiescence: bool, evaluation: np.ndarray,
+                 activity_weights: np.ndarray | None = None) -> None:
         super().__init__(SQUARES, MAX_MOVES, quiescence)
         self.evaluation = evaluation
+        self.activity = (np.zeros(0) if activity_weights is None or not activity_weights.any()
+                         else np.ascontiguousarray(activity_weights, dtype=np.float64))
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
                  max_nodes: int) -> tuple[int, float, int, bool]:
@@ -342,7 +408,7 @@ class MiniChessSearch(SearchMemory):
         self.start(state.key(), depth, max_nodes,
                    [divmod(action, SQUARES) for action in root_actions])
         board = np.asarray(state.board, dtype=np.int8)
-        line = Line(board, self.moves, self.evaluation)
+        line = Line(board, self.moves, self.evaluation, self.activity)
         key = position_key(board, state.player, state.plies)
 
         def window_search(alpha: float, beta: float) -> float:
@@ -354,23 +420,17 @@ class MiniChessSearch(SearchMemory):
         return self.result(float(self.search(window_search)), player != state.player)
 
 
-@functools.cache
-def tuned_evaluation() -> np.ndarray:
-    """The `tuned` heuristic's table (the shipped file's, read once)."""
-    from .heuristics import tuned_parameters
-
-    return signed_table(np.array(tuned_parameters(), dtype=np.float64), ROWS, COLS)
-
-
 def compiled_search(game, evaluator: str, quiescence: bool) -> MiniChessSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes, else None."""
-    from .heuristics import material, positional, tuned
+    from .heuristics import ACTIVITY, material, parameters, positional, tuned
 
-    tables: dict[object, Callable[[], np.ndarray]] = {
-        material: lambda: EVALUATION, positional: lambda: POSITIONAL_EVALUATION,
-        tuned: tuned_evaluation}
-    table = tables.get(game.evaluators.get(evaluator))
-    return None if table is None else MiniChessSearch(quiescence, table())
+    named = {material: "material", positional: "positional", tuned: "tuned"}
+    name = named.get(game.evaluators.get(evaluator))
+    if name is None:
+        return None
+    table = parameters(name)
+    return MiniChessSearch(quiescence, signed_table(table[:ACTIVITY], ROWS, COLS),
+                           table[ACTIVITY, :ZONE + 1])
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

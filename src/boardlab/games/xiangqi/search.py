@@ -149,7 +149,8 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
             cut, static, futile, searched_at_most = scout_pruning(
-                mode, board, EVALUATION, player, FUTILITY_MARGIN, depth, alpha, beta)
+                mode, evaluate(board, EVALUATION, player), FUTILITY_MARGIN, depth, alpha,
+                beta)
             if cut:
                 return static
         # Null move: if passing and a shallower search still reach beta, so would a move. The
