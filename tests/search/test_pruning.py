@@ -110,21 +110,23 @@ def test_pruning_keeps_the_move_and_value_on_tactical_positions(name, texts, dep
                 assert found == reference, (depth, text, variant, reference, found)
 
 
-def test_static_exchange_pruning_keeps_the_move_on_tactical_positions():
+@pytest.mark.parametrize("name,texts,depths", [("minichess", MINICHESS_TACTICS, (2, 3, 4, 5)),
+                                               ("xiangqi", XIANGQI_TACTICS, (2, 3, 4))])
+def test_static_exchange_pruning_keeps_the_move_on_tactical_positions(name, texts, depths):
     """The quiescence search's static exchange pruning (`see`) is a heuristic: a defended
     victim may still be worth taking (an overloaded or pinned defender), so a value may move;
     on these positions the move found stays the same, and so does every value where no
     losing capture arises."""
-    game = make_game("minichess")
+    game = make_game(name)
     changed = 0
-    for depth in (2, 3, 4, 5):
-        for text in MINICHESS_TACTICS:
+    for depth in depths:
+        for text in texts:
             state = game.state_from_text(text)
             spec = f"minimax:depth={depth},quiescence=true,eval=minimax,{OFF}"
             reference, found = decide(spec, state), decide(f"{spec},see=true", state)
             assert found[0] == reference[0], (depth, text, reference, found)
             changed += found[1] != reference[1]
-    assert changed < 4 * len(MINICHESS_TACTICS) // 4
+    assert changed < len(depths) * len(texts) // 4
 
 
 def test_the_mates_in_one_are_found_with_all_the_pruning_on():
@@ -270,8 +272,9 @@ def test_the_settings_reach_the_compiled_search():
     assert not make_agent("minimax:quiescence=true,log_lmr=true,lmr=false",
                           game).kernel.mode & LOG_REDUCE
     assert make_agent("minimax:quiescence=true,see=true", game).kernel.mode & SEE
+    assert make_agent("minimax:quiescence=true,see=true", make_game("xiangqi")).kernel.mode & SEE
     assert not make_agent("minimax:quiescence=true,see=true",  # only where a search has it
-                          make_game("xiangqi")).kernel.mode & SEE
+                          make_game("reversi")).kernel.mode & SEE
     # Futility and late-move pruning only where the game's search sets them (not Reversi)
     xiangqi = make_agent("minimax:quiescence=true", make_game("xiangqi")).kernel.mode
     assert xiangqi & FUTILE and xiangqi & PRUNE_LATE

@@ -25,8 +25,12 @@ Two modes:
   moves, never in check nor for a move that gives check; futility pruning (`shallow_scout`:
   a scout node up to 3 plies from the leaves, not in check, cuts when its evaluation is
   FUTILITY_MARGIN a ply above beta, and tries no quiet move that gives no check when it is
-  that far below alpha) and late-move pruning (`late_move_count`), as in MiniChess. No
-  aspiration windows (ASPIRATION_WINDOW: they measured worse here).
+  that far below alpha) and late-move pruning (`late_move_count`), as in MiniChess, with
+  delta pruning in the quiescence search (a capture after which even standing pat stays at
+  or below alpha is not tried, unless it gives check: the table's sum makes its gain exact);
+  static exchange pruning (`see`, off by default: a capture by a piece worth more than its
+  victim, onto a square the opponent attacks, is not tried). No aspiration windows
+  (ASPIRATION_WINDOW: they measured worse here).
 """
 
 from __future__ import annotations
@@ -38,10 +42,10 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, ENGINE, KILLER, MAX_PLY, ROOT_MOVES, STOPPED, SearchMemory,
-                         above, below, count_node, evaluate, late_reduction, null_move_worth,
-                         null_reduction, pick, probe, reduces, score_moves, scout_pruning,
-                         shallow_scout, store_node, table_cutoff, take_value)
+from ..alphabeta import (AFTER_NULL, ENGINE, FUTILE, KILLER, MAX_PLY, ROOT_MOVES, SEE, STOPPED,
+                         SearchMemory, above, below, count_node, evaluate, late_reduction,
+                         null_move_worth, null_reduction, pick, probe, reduces, score_moves,
+                         scout_pruning, shallow_scout, store_node, table_cutoff, take_value)
 from ..chesslike import mirror_square
 from .actions import ACTION_FROM, ACTION_TO
 from .heuristics import PIECE_SQUARE, PIECE_VALUES
@@ -57,6 +61,9 @@ for _kind in range(1, 8):
         EVALUATION[7 + _kind, _sq] = PIECE_VALUES[_kind] + PIECE_SQUARE[_kind][_sq]
         EVALUATION[7 - _kind, _sq] = -(PIECE_VALUES[_kind]
                                        + PIECE_SQUARE[_kind][mirror_square(_sq, ROWS, COLS)])
+PIECE_VALUES_ARRAY = np.array(PIECE_VALUES, dtype=np.float64)
+"""PIECE_VALUES as a numba global (static exchange pruning compares the taker and the
+victim)."""
 ORDER_VALUES = np.array((0, 200, 20, 20, 40, 90, 45, 10), dtype=np.int64)
 """Piece worth for MVV-LVA; the general attacks last (it is the piece most at risk)."""
 FUTILITY_MARGIN = 20.0
@@ -134,7 +141,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
             return 0.0
         return evaluate(board, EVALUATION, player)
     if depth <= 0:
-        return _quiet(line, tables, player, plies, alpha, beta, ply)
+        return _quiet(line, tables, player, plies, alpha, beta, ply, mode)
 
     key = line.keys[top]
     slot = probe(tables, key)
@@ -235,7 +242,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
 
 
 @njit(cache=True)
-def _quiet(line, tables, player, plies, alpha, beta, ply):
+def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
     """Quiescence search: the side to move may stand pat on the evaluation or capture; in
     check it must answer, with any legal move. Without a legal move it has lost."""
     if count_node(tables):
@@ -259,12 +266,34 @@ def _quiet(line, tables, player, plies, alpha, beta, ply):
         if best >= beta:
             return best
         alpha = max(alpha, best)
+        # Delta pruning: a capture after which even standing pat stays at or below alpha
+        # (the evaluation is the table's sum, so the capture's gain is exact: the victim's
+        # entry and the mover's change of square) is not tried, unless it gives check (the
+        # reply must then answer it, not stand pat).
+        sign = 1 if player == 0 else -1
+        stand_pat = best
         captures = 0
         for i in range(n):
-            if board[moves[ply, i, 1]] != 0:
-                moves[ply, captures, 0] = moves[ply, i, 0]
-                moves[ply, captures, 1] = moves[ply, i, 1]
-                captures += 1
+            frm = moves[ply, i, 0]
+            to = moves[ply, i, 1]
+            if board[to] == 0:
+                continue
+            if mode & FUTILE:
+                mover = board[frm] + 7
+                gain = sign * (EVALUATION[mover, to] - EVALUATION[mover, frm]
+                               - EVALUATION[board[to] + 7, to])
+                if stand_pat + gain <= alpha:
+                    captured = play(board, frm, to)
+                    checks = in_check(board, 1 - player)
+                    take_back(board, frm, to, captured)
+                    if not checks:
+                        # What it could reach stays in the fail-soft value: a bound below it
+                        # would be wrong in the table.
+                        best = max(best, stand_pat + gain)
+                        continue
+            moves[ply, captures, 0] = frm
+            moves[ply, captures, 1] = to
+            captures += 1
         n = captures
     score_moves(board, moves, ply, n, 90, -1, tables, ORDER_VALUES)
     legal = 0
@@ -276,7 +305,12 @@ def _quiet(line, tables, player, plies, alpha, beta, ply):
             continue
         legal += 1
         captured = play(board, frm, to)
-        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1)
+        if mode & SEE and not checked and \
+                PIECE_VALUES_ARRAY[abs(board[to])] > PIECE_VALUES_ARRAY[abs(captured)] and \
+                _attacked(board, to, player) and not in_check(board, 1 - player):
+            take_back(board, frm, to, captured)  # a defended victim worth less: lost
+            continue
+        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, mode)
         take_back(board, frm, to, captured)
         if tables.counters[STOPPED]:
             return 0.0
@@ -295,6 +329,7 @@ class XiangqiSearch(SearchMemory):
     window = ASPIRATION_WINDOW
     futility_margin = FUTILITY_MARGIN
     prunes_late = True
+    exchanges = True
 
     def __init__(self, quiescence: bool) -> None:
         super().__init__(SQUARES, MAX_MOVES, quiescence)
