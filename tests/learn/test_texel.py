@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from boardlab import make_game
-from boardlab.core.game import BoardLabError
+from boardlab.core.game import BoardLabError, ParseError
 from boardlab.games.minichess.heuristics import ACTIVITY, ZONE, read_tuned, tuned
 from boardlab.games.minichess.search import Line, compiled_search
 from boardlab.games.minichess.search import _static as compiled_static
@@ -89,6 +89,19 @@ def test_the_file_round_trips_and_a_rerun_reuses_the_positions(tuned_run, tmp_pa
     # A cache made with other settings is refused in a sentence.
     with pytest.raises(BoardLabError, match="other settings"):
         collect("minichess", TexelSettings(depth=3, positions=10), cache_path(out))
+
+
+def test_kept_rows_stay_and_the_rest_is_fitted(tuned_run):
+    # keep_rows=ACTIVITY: the piece-square table stays as it starts, the activity row moves.
+    out, report = tuned_run
+    positions, _ = collect("minichess", SETTINGS, cache_path(out))
+    kept = tune(positions, GAME.linear_evaluation(), dataclasses.replace(SETTINGS,
+                                                                         keep_rows=ACTIVITY))
+    np.testing.assert_array_equal(kept.table[:ACTIVITY], kept.start[:ACTIVITY])
+    assert not np.array_equal(kept.table[ACTIVITY], kept.start[ACTIVITY])
+    assert kept.losses["train_after"] < kept.losses["train_before"]
+    with pytest.raises(ParseError, match="keep_rows"):
+        run("minichess", dataclasses.replace(SETTINGS, keep_rows=ACTIVITY + 1), out)
 
 
 def test_the_held_out_split_keeps_whole_games_apart():

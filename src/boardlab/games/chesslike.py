@@ -22,6 +22,7 @@ from ..core.benchcases import BenchCases, MoveGeneration, PeerGame, Sizes
 from ..core.game import (BoardLabError, CompiledSearch, EngineDialect, Game, GameFacts,
                          LinearEvaluation, ParseError, State, WinnerState, random_opening,
                          require_at_least)
+from ..core.weights import shipped_file, shipped_weights
 
 Board = list[int]
 
@@ -296,6 +297,34 @@ def material_and_position(board: Sequence[int], player: int, values: Sequence[fl
     return score if player == 0 else -score
 
 
+def shipped_tuned_rows(game: str, file_name: str, read: Callable[[Path], np.ndarray]
+                       ) -> tuple[tuple[float, ...], ...]:
+    """The tuned evaluation BoardLab ships for `game` (boardlab/models/`file_name`), read by
+    `read`, as tuples of floats; a BoardLabError naming the command that makes one when it is
+    not installed."""
+    if not shipped_file(file_name).is_file():
+        raise BoardLabError(f"BoardLab ships no tuned {game} evaluation (models/{file_name} "
+                            f"is not installed): make one with `boardlab train {game} texel "
+                            f"--out {file_name}` and put it there")
+    path = shipped_weights(game, "tuned-eval", ".npz", "texel")
+    return tuple(tuple(float(x) for x in row) for row in read(path))
+
+
+def table_and_activity(board: Any, player: int, rows: Sequence[Sequence[float]],
+                       activity: Callable[[Any, Sequence[float]], float],
+                       board_rows: int, cols: int) -> float:
+    """A tuned evaluation's value for `player`: the piece-square sum of rows[:-1] (material
+    included), plus `activity(board, rows[-1])`, player 0's activity minus player 1's, when
+    that last row of weights is not all 0. The compiled searches add the same terms in the
+    same order, so the floats agree."""
+    value = material_and_position(board, player, (0.0,) * (len(rows) - 1), rows[:-1],
+                                  board_rows, cols)
+    if not any(rows[-1]):
+        return value
+    active = activity(board, rows[-1])
+    return value + (active if player == 0 else -active)
+
+
 def piece_square_parameters(values: Sequence[float], tables: Sequence[Sequence[float]] | None,
                              squares: int) -> np.ndarray:
     """parameters[k, s] = values[k] + tables[k][s] (or values[k]; row 0, the empty cell, 0):
@@ -341,6 +370,34 @@ def piece_square_evaluation(parameters: Callable[[str], np.ndarray], kinds: int,
         return np.abs(cell) * squares + seen, np.sign(cell)
 
     return LinearEvaluation((kinds + 1, squares), features, parameters, fixed, unit)
+
+
+def with_counted_features(table: LinearEvaluation, parameters_of: Callable[[str], np.ndarray],
+                          row: int, free: Sequence[int],
+                          counted: Callable[[Any], Iterable[tuple[int, int, int]]]
+                          ) -> LinearEvaluation:
+    """A game's `linear_evaluation` of piece-square `table` plus one more parameter row,
+    `row`, of weights on counts (a MiniChess or Xiangqi activity term): `counted(board)` gives
+    (sign, column, count) triples, each `count` features of entry [row, column] with `sign`
+    (+1 player 0's count, -1 player 1's), so a weight times a count needs no weighted feature;
+    of that row only the `free` columns are tuned. `parameters_of(evaluator)`: all the rows."""
+    squares = table.shape[1]
+    base = row * squares
+
+    def features(state: Any) -> tuple[np.ndarray, np.ndarray]:
+        index, sign = table.features(state)
+        more_index: list[int] = []
+        more_sign: list[int] = []
+        for side, column, count in counted(state.board):
+            more_index += [base + column] * count
+            more_sign += [side] * count
+        return (np.concatenate([index, np.array(more_index, dtype=index.dtype)]),
+                np.concatenate([sign, np.array(more_sign, dtype=sign.dtype)]))
+
+    fixed = np.ones((row + 1, squares), dtype=bool)
+    fixed[:row] = table.fixed
+    fixed[row, list(free)] = False
+    return LinearEvaluation((row + 1, squares), features, parameters_of, fixed, table.unit)
 
 
 TUNED_FORMAT = "boardlab-texel"

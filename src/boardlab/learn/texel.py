@@ -92,6 +92,10 @@ class TexelSettings:
     """Weight of the pull towards the starting parameters (mean square, in K * value)."""
     iterations: int = 300
     """L-BFGS iterations at most."""
+    keep_rows: int = 0
+    """The first this many rows of the parameters stay as they start: with a game's
+    piece-square rows kept, only the rows below them (an activity row) are fitted, which
+    overfits less where the games are few."""
     workers: int = 1
     """Processes playing chunks at once."""
     seed: int = 0
@@ -105,8 +109,8 @@ class TexelSettings:
             raise ParseError(f"texel: opening_plies={self.opening_plies} must not be negative")
         if not 0 <= self.random_moves <= 1 or not 0 < self.held_out < 1:
             raise ParseError("texel: random_moves must be in [0, 1] and held_out in (0, 1)")
-        if self.quiet_margin < 0 or self.l2 < 0:
-            raise ParseError("texel: quiet_margin and l2 must not be negative")
+        if self.quiet_margin < 0 or self.l2 < 0 or self.keep_rows < 0:
+            raise ParseError("texel: quiet_margin, l2 and keep_rows must not be negative")
 
     @property
     def search(self) -> str:
@@ -441,7 +445,9 @@ def tune(positions: Positions, linear: LinearEvaluation, settings: TexelSettings
     train, held = quiet.take(train_rows), quiet.take(held_rows)
     k = fit_k(train, start)
     started = time.perf_counter()
-    table = fit(train, start, ~linear.fixed, k, settings.l2, settings.iterations)
+    free = ~linear.fixed
+    free[:settings.keep_rows] = False
+    table = fit(train, start, free, k, settings.l2, settings.iterations)
     report = TexelReport(table, start, k, len(positions), len(quiet), len(train), len(held),
                          len(np.unique(positions.game)))
     report.fit_seconds = time.perf_counter() - started
@@ -495,6 +501,9 @@ def run(game_spec: str, settings: TexelSettings, out: str | Path,
     except (KeyError, ValueError) as error:
         raise ParseError(f"texel: start={settings.start!r} is no table of {game.name} "
                          f"({error})") from None
+    if settings.keep_rows >= linear.shape[0]:
+        raise ParseError(f"texel: keep_rows={settings.keep_rows} would keep every row of "
+                         f"{game.name}'s {linear.shape[0]}: nothing would be fitted")
     make_agent(settings.search, game)
     before = os.times()
     started = time.perf_counter()

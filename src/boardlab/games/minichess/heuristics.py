@@ -8,13 +8,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from ...core.game import BoardLabError, LinearEvaluation
-from ...core.weights import shipped_file, shipped_weights
-from ..chesslike import material_and_position, piece_square_parameters, read_tuned_table
+from ...core.game import LinearEvaluation
+from ..chesslike import (material_and_position, piece_square_parameters, read_tuned_table,
+                         shipped_tuned_rows, table_and_activity, with_counted_features)
 from .game import MiniChessState
 from .rules import (COLS, KING, KING_STEPS, KNIGHT_, KNIGHT_STEPS, PAWN, ROWS, SLIDER_RAYS,
                     SQUARES)
@@ -75,8 +74,6 @@ square attacked or defended next to the enemy king (`activity`); the rest of the
 ZONE = KING + 1
 TUNED_FILE = "minichess-tuned-eval.npz"
 """The shipped tuned table's name in boardlab/models/."""
-NO_VALUES = (0.0,) * len(MATERIAL_VALUES)
-"""The tuned table holds material and position in one number per piece and square."""
 
 
 def parameters(name: str) -> np.ndarray:
@@ -102,12 +99,7 @@ def read_tuned(path: str | Path) -> np.ndarray:
 def tuned_parameters() -> tuple[tuple[float, ...], ...]:
     """The shipped tuned parameters (boardlab/models/minichess-tuned-eval.npz), read once, as
     tuples of floats."""
-    if not shipped_file(TUNED_FILE).is_file():
-        raise BoardLabError(f"BoardLab ships no tuned minichess evaluation (models/{TUNED_FILE} "
-                            f"is not installed): make one with `boardlab train minichess texel "
-                            f"--out {TUNED_FILE}` and put it there")
-    path = shipped_weights("minichess", "tuned-eval", ".npz", "texel")
-    return tuple(tuple(float(x) for x in row) for row in read_tuned(path))
+    return shipped_tuned_rows("minichess", TUNED_FILE, read_tuned)
 
 
 def _near(square: int, king: int) -> bool:
@@ -166,31 +158,15 @@ def with_activity(table: LinearEvaluation, parameters_of: Callable[[str], np.nda
     `table`'s features, and a feature per move and per square next to the enemy king of each
     piece (`piece_activity`), white's +1 and black's -1, in the ACTIVITY row; of that row only
     the weights `activity` reads are free. `parameters_of(evaluator)`: all eight rows."""
-    base = ACTIVITY * SQUARES
+    def counted(board: Sequence[int]) -> Iterator[tuple[int, int, int]]:
+        for side, kind, moves, zone in piece_activity(board):
+            yield side, kind, moves
+            yield side, ZONE, zone
 
-    def features(state: Any) -> tuple[np.ndarray, np.ndarray]:
-        index, sign = table.features(state)
-        more_index: list[int] = []
-        more_sign: list[int] = []
-        for side, kind, moves, zone in piece_activity(state.board):
-            more_index += [base + kind] * moves + [base + ZONE] * zone
-            more_sign += [side] * (moves + zone)
-        return (np.concatenate([index, np.array(more_index, dtype=index.dtype)]),
-                np.concatenate([sign, np.array(more_sign, dtype=sign.dtype)]))
-
-    fixed = np.ones((ACTIVITY + 1, SQUARES), dtype=bool)
-    fixed[:ACTIVITY] = table.fixed
-    fixed[ACTIVITY, 1:ZONE + 1] = False
-    return LinearEvaluation((ACTIVITY + 1, SQUARES), features, parameters_of, fixed,
-                            table.unit)
+    return with_counted_features(table, parameters_of, ACTIVITY, range(1, ZONE + 1), counted)
 
 
 def tuned(state: MiniChessState, player: int) -> float:
     """The tuned table's piece-square sum (material included) plus its activity term, for
     `player`, minus the opponent's."""
-    rows = tuned_parameters()
-    value = material_and_position(state.board, player, NO_VALUES, rows[:ACTIVITY], ROWS, COLS)
-    if not any(rows[ACTIVITY]):
-        return value
-    active = activity(state.board, rows[ACTIVITY])
-    return value + (active if player == 0 else -active)
+    return table_and_activity(state.board, player, tuned_parameters(), activity, ROWS, COLS)

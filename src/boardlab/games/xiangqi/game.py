@@ -18,8 +18,7 @@ from ...core.game import (Evaluators, IllegalActionError, LinearEvaluation, Pars
                           check_action)
 from ...render import Drawable
 from ..chesslike import (Board, ChessLikeGame, ChessLikeSettings, ChessLikeState,
-                         mailbox_bench_cases, own_piece, piece_square_evaluation,
-                         piece_square_parameters, text_board)
+                         mailbox_bench_cases, own_piece, piece_square_evaluation, text_board)
 from . import rules
 from .actions import ACTION_FROM, ACTION_OF_MOVE, ACTION_TO, MOVE_NAMES, NUM_ACTIONS
 from .notation import (FILES, SIDE_NAMES, START_FEN, fen_text, parse_fen_fields, parse_move,
@@ -46,23 +45,25 @@ class XiangqiGame(ChessLikeGame):
 
     @property
     def evaluators(self):
-        from .heuristics import material_and_position
+        from .heuristics import material_and_position, tuned
 
-        return Evaluators({"positional": material_and_position},
-                          aliases={"greedy": "positional", "minimax": "positional"})
+        # `engine`: the engine search's default (`minimax:quiescence=true`), the tuned table,
+        # which beat `positional` at equal time (README.md#heuristics); `minimax` stays the
+        # hand-set `positional`.
+        return Evaluators({"positional": material_and_position, "tuned": tuned},
+                          aliases={"greedy": "positional", "minimax": "positional",
+                                   "engine": "tuned"})
 
     def linear_evaluation(self) -> LinearEvaluation:
-        """`positional` as a piece-square table (value plus bonus per piece type and square,
-        red's view), every entry free: the generals' value is 0 and both always stand."""
-        from .heuristics import PIECE_SQUARE, PIECE_VALUES
+        """The heuristics as piece-square tables (value plus bonus per piece type and square,
+        red's view; heuristics.parameters), every entry free: the generals' value is 0 and
+        both always stand; and the activity weights (heuristics.with_activity)."""
+        from .heuristics import ACTIVITY, PIECE_VALUES, parameters, with_activity
 
-        def parameters(name: str) -> np.ndarray:
-            if self.evaluator_name(name) != "positional":
-                raise ValueError(f"{name!r} is not a piece-square table of xiangqi")
-            return piece_square_parameters(PIECE_VALUES, PIECE_SQUARE, ROWS * COLS)
-
-        return piece_square_evaluation(parameters, kinds=len(PIECE_VALUES) - 1, rows=ROWS,
-                                       cols=COLS, unit=PIECE_VALUES[SOLDIER])
+        table = piece_square_evaluation(
+            lambda name: parameters(self.evaluator_name(name))[:ACTIVITY],
+            kinds=len(PIECE_VALUES) - 1, rows=ROWS, cols=COLS, unit=PIECE_VALUES[SOLDIER])
+        return with_activity(table, lambda name: parameters(self.evaluator_name(name)))
 
     def action_frame(self, player: int) -> np.ndarray | None:
         """Black's planes are red's turned 180 degrees (encode.py), so black's moves are too."""

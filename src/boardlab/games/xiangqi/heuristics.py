@@ -1,4 +1,7 @@
-"""Xiangqi evaluation: material plus piece-square tables, from `player`'s point of view.
+"""Xiangqi evaluation, from `player`'s point of view: material plus hand-set piece-square
+tables (`positional`), and a piece-square table with an activity term, the two fitted together
+to game results by Texel's method (`tuned`, read from models/xiangqi-tuned-eval.npz, which
+BoardLab does not ship yet: `boardlab train xiangqi texel` makes it).
 
 Values in soldier units x10 (a soldier 10, a chariot 90). The tables are small hand-set
 bonuses, written for red (row 9 = red's back rank) and mirrored for black: soldiers gain as
@@ -8,9 +11,19 @@ like open files near the enemy. The general's value is 0: both always stand on t
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ...core.game import LinearEvaluation
 from ..chesslike import material_and_position as _score
+from ..chesslike import (Board, piece_square_parameters, read_tuned_table,
+                         shipped_tuned_rows, table_and_activity,
+                         with_counted_features)
 from .game import XiangqiState
-from .rules import COLS, ROWS, SOLDIER, SQUARES
+from .rules import COLS, PALACE, ROWS, SOLDIER, SQUARES, pseudo_moves
 
 PIECE_VALUES = (0, 0, 20, 20, 40, 90, 45, 10)
 """Indexed by piece type: -, general, advisor, elephant, horse, chariot, cannon, soldier."""
@@ -50,3 +63,87 @@ assert len(PIECE_SQUARE) == SOLDIER + 1 and ROWS == 10
 def material_and_position(state: XiangqiState, player: int) -> float:
     """Material + piece-square bonus of `player` minus the opponent's."""
     return _score(state.board, player, PIECE_VALUES, PIECE_SQUARE, ROWS, COLS)
+
+
+ACTIVITY = len(PIECE_VALUES)
+"""The row of a heuristic's parameters (`parameters`) below its piece-square table that holds
+its activity weights: [ACTIVITY, kind] per pseudo-legal move of a piece of that type (1-7),
+[ACTIVITY, ZONE] per pseudo-legal move of any piece onto a square of the enemy palace
+(`activity`); the rest of the row is 0."""
+ZONE = SOLDIER + 1
+"""The activity row's column of the moves into the enemy palace (columns 1-7: by piece type)."""
+TUNED_FILE = "xiangqi-tuned-eval.npz"
+"""The tuned table's name in boardlab/models/ (not shipped yet: `tuned_parameters`)."""
+
+
+def parameters(name: str) -> np.ndarray:
+    """The heuristic `name`'s (positional, tuned) parameters, shape (9, 90): the piece-square
+    table (value plus bonus per piece type and square, red's view) in rows 0-7, activity
+    weights in row ACTIVITY (0 but for the tuned one); KeyError for another."""
+    if name == "tuned":
+        return np.array(tuned_parameters(), dtype=np.float64)
+    bonus = {"positional": PIECE_SQUARE}[name]
+    table = piece_square_parameters(PIECE_VALUES, bonus, SQUARES)
+    return np.vstack([table, np.zeros((1, SQUARES))])
+
+
+def read_tuned(path: str | Path) -> np.ndarray:
+    """A tuned file's (9, 90) parameters (a BoardLabError of one sentence if it is not one);
+    a file of the piece-square table alone ((8, 90)) reads with the activity weights 0."""
+    table = read_tuned_table(path, "xiangqi", (ACTIVITY + 1, SQUARES),
+                             older=((ACTIVITY, SQUARES),))
+    return np.vstack([table, np.zeros((ACTIVITY + 1 - len(table), SQUARES))])
+
+
+@functools.cache
+def tuned_parameters() -> tuple[tuple[float, ...], ...]:
+    """The shipped tuned parameters (boardlab/models/xiangqi-tuned-eval.npz), read once, as
+    tuples of floats."""
+    return shipped_tuned_rows("xiangqi", TUNED_FILE, read_tuned)
+
+
+def activity_counts(board: Board) -> tuple[list[int], list[int]]:
+    """Red's and black's counts of pseudo-legal moves (rules.pseudo_moves, the moves
+    kernels.py `_pseudo` generates, before the test that the general is safe): counts[kind]
+    the moves of its pieces of that type (1-7), counts[ZONE] its moves onto a square of the
+    enemy palace. Integers, so the weighted sum (`activity`) does not depend on move order."""
+    sides: tuple[list[int], list[int]] = ([0] * (ZONE + 1), [0] * (ZONE + 1))
+    for player, counts in enumerate(sides):
+        enemy_palace = PALACE[1 - player]
+        for frm, to in pseudo_moves(board, player):
+            counts[abs(board[frm])] += 1
+            counts[ZONE] += to in enemy_palace
+    return sides
+
+
+def activity(board: Board, weights: Sequence[float]) -> float:
+    """Red's activity minus black's: weights[kind] * (red's moves of that type minus black's)
+    for kinds 1-7, then weights[ZONE] * (red's moves into black's palace minus black's into
+    red's) (`activity_counts`), added in that order, as the compiled search (search.py
+    `activity`) adds them, so the floats agree bit for bit."""
+    red, black = activity_counts(board)
+    score = 0.0
+    for column in range(1, ZONE + 1):  # the piece types in order, the palace last
+        score += weights[column] * (red[column] - black[column])
+    return score
+
+
+def with_activity(table: LinearEvaluation, parameters_of: Callable[[str], np.ndarray]
+                  ) -> LinearEvaluation:
+    """The tuner's view of the heuristics (`XiangqiGame.linear_evaluation`): the piece-square
+    `table`'s features, and in the ACTIVITY row a feature per pseudo-legal move by piece type
+    and per move into the enemy palace (`activity_counts`), red's +1 and black's -1; of that
+    row only the weights `activity` reads are free. `parameters_of(evaluator)`: all nine
+    rows."""
+    def counted(board: Board) -> Iterator[tuple[int, int, int]]:
+        for side, counts in zip((1, -1), activity_counts(board)):
+            for column in range(1, ZONE + 1):
+                yield side, column, counts[column]
+
+    return with_counted_features(table, parameters_of, ACTIVITY, range(1, ZONE + 1), counted)
+
+
+def tuned(state: XiangqiState, player: int) -> float:
+    """The tuned table's piece-square sum (material included) plus its activity term, for
+    `player`, minus the opponent's."""
+    return table_and_activity(state.board, player, tuned_parameters(), activity, ROWS, COLS)

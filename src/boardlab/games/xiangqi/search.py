@@ -7,9 +7,12 @@ the first move of a node gets the full window, the others a null window that onl
 "better than alpha?" and are searched again in full when they are. The rules are those of
 kernels.py, played in place with make/unmake; a node ends the game as `XiangqiState.apply`
 does: no legal move loses, then a threefold repetition (perpetual check loses), then the ply
-cap draws. Leaves are scored by `heuristics.material_and_position`, summed in the same order
-so the floats agree. Move ordering (alphabeta.py): the transposition table's move, captures by
-MVV-LVA, killers, history.
+cap draws. Leaves are scored by a table per heuristic, carried in `Line` (`heuristics.
+material_and_position`, material plus hand-set piece-square bonuses, or `heuristics.tuned`, the
+table Texel's method fitted), plus, for `tuned`, its activity term (`activity`: pseudo-legal
+moves by piece type and into the enemy palace), summed in the same order as the Python
+heuristics so the floats agree. Move ordering (alphabeta.py): the transposition table's move,
+captures by MVV-LVA, killers, history.
 
 Two modes:
 - plain (`quiescence=False`): the table only orders moves, so every node's value is the
@@ -27,7 +30,8 @@ Two modes:
   FUTILITY_MARGIN a ply above beta, and tries no quiet move that gives no check when it is
   that far below alpha) and late-move pruning (`late_move_count`), as in MiniChess, with
   delta pruning in the quiescence search (a capture after which even standing pat stays at
-  or below alpha is not tried, unless it gives check: the table's sum makes its gain exact);
+  or below alpha is not tried, unless it gives check: the table's sum makes its gain exact,
+  though not the activity term's change, which it leaves out);
   static exchange pruning (`see`, off by default: a capture by a piece worth more than its
   victim, onto a square the opponent attacks, is not tried). No aspiration windows
   (ASPIRATION_WINDOW: they measured worse here).
@@ -46,21 +50,18 @@ from ..alphabeta import (AFTER_NULL, ENGINE, FUTILE, KILLER, MAX_PLY, ROOT_MOVES
                          SearchMemory, above, below, count_node, evaluate, late_reduction,
                          null_move_worth, null_reduction, pick, probe, reduces, score_moves,
                          scout_pruning, shallow_scout, store_node, table_cutoff, take_value)
-from ..chesslike import mirror_square
+from ..chesslike import piece_square_parameters, signed_table
 from .actions import ACTION_FROM, ACTION_TO
-from .heuristics import PIECE_SQUARE, PIECE_VALUES
-from .kernels import (DRAW, MAX_MOVES, ONGOING, SIDE_KEY, _attacked, _has_legal, _pseudo,
-                      general_square, history_keys, history_rows, in_check, is_safe,
+from .heuristics import PIECE_SQUARE, PIECE_VALUES, ZONE
+from .kernels import (DRAW, MAX_MOVES, ONGOING, PALACE, SIDE_KEY, _attacked, _has_legal,
+                      _pseudo, general_square, history_keys, history_rows, in_check, is_safe,
                       next_key, play, repetition, take_back)
 from .rules import CANNON, CHARIOT, COLS, HORSE, ROWS, SQUARES
 
-EVALUATION = np.zeros((15, SQUARES), dtype=np.float64)
-"""EVALUATION[cell + 7, sq]: what a piece adds to red's material_and_position score."""
-for _kind in range(1, 8):
-    for _sq in range(SQUARES):
-        EVALUATION[7 + _kind, _sq] = PIECE_VALUES[_kind] + PIECE_SQUARE[_kind][_sq]
-        EVALUATION[7 - _kind, _sq] = -(PIECE_VALUES[_kind]
-                                       + PIECE_SQUARE[_kind][mirror_square(_sq, ROWS, COLS)])
+EVALUATION = signed_table(piece_square_parameters(PIECE_VALUES, PIECE_SQUARE, SQUARES), ROWS,
+                          COLS)
+"""EVALUATION[cell + 7, sq]: what a piece adds to red's material_and_position score (the
+`positional` search's `Line.evaluation`)."""
 PIECE_VALUES_ARRAY = np.array(PIECE_VALUES, dtype=np.float64)
 """PIECE_VALUES as a numba global (static exchange pruning compares the taker and the
 victim)."""
@@ -80,12 +81,51 @@ class Line(NamedTuple):
     """The searched game as it stands: the board, the positions since the last capture before
     the root and then along the searched line (Zobrist keys), whether each move into them
     gave check, and the move buffer (moves[ply, i] = from, to, ordering score; the root's
-    moves in moves[0])."""
+    moves in moves[0]); the leaves' evaluation table (EVALUATION's layout) and activity
+    weights (`activity`; an empty array: none), and the buffers `activity` counts in (its
+    own: a node's moves are in moves[ply] when it is evaluated)."""
 
     board: np.ndarray
     keys: np.ndarray
     checks: np.ndarray
     moves: np.ndarray
+    evaluation: np.ndarray
+    activity: np.ndarray
+    scratch: np.ndarray
+    counts: np.ndarray
+
+
+@njit(cache=True)
+def activity(board, weights, scratch, counts):
+    """Red's activity minus black's (heuristics.activity, the same sum in the same order).
+    Per side, its pseudo-legal moves (`_pseudo`, into `scratch`, a (MAX_MOVES, 3) buffer) are
+    counted by the type of the moving piece (counts[side, 1-7]) and by whether they land in
+    the enemy palace (counts[side, ZONE]); then weights[k] * (red's count - black's) is added
+    for k = 1..ZONE in order. Counting integers first makes the float sum independent of the
+    order moves are generated in; the caller's buffers make the call allocate nothing."""
+    for side in range(2):
+        for k in range(ZONE + 1):
+            counts[side, k] = 0
+        n = _pseudo(board, side, scratch)
+        for i in range(n):
+            counts[side, abs(board[scratch[i, 0]])] += 1
+            if PALACE[1 - side, scratch[i, 1]]:
+                counts[side, ZONE] += 1
+    score = 0.0
+    for k in range(1, ZONE + 1):
+        score += weights[k] * (counts[0, k] - counts[1, k])
+    return score
+
+
+@njit(cache=True, inline="always")
+def _static(line, player):
+    """The leaves' value for `player`: the piece-square sum, plus the activity term when
+    the evaluation has one."""
+    value = evaluate(line.board, line.evaluation, player)
+    if line.activity.shape[0] == 0:
+        return value
+    active = activity(line.board, line.activity, line.scratch, line.counts)
+    return value + (active if player == 0 else -active)
 
 
 @njit(cache=True, inline="always")
@@ -139,7 +179,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
             return -_lost(plies) if verdict == player else _lost(plies)
         if plies >= max_plies:
             return 0.0
-        return evaluate(board, EVALUATION, player)
+        return _static(line, player)
     if depth <= 0:
         return _quiet(line, tables, player, plies, alpha, beta, ply, mode)
 
@@ -156,15 +196,14 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
             cut, static, futile, searched_at_most = scout_pruning(
-                mode, evaluate(board, EVALUATION, player), FUTILITY_MARGIN, depth, alpha,
-                beta)
+                mode, _static(line, player), FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
                 return static
         # Null move: if passing and a shallower search still reach beta, so would a move. The
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                evaluate(board, EVALUATION, player) >= beta and \
+                _static(line, player) >= beta and \
                 null_move_allowed(board, player):
             child = top + 1
             line.keys[child] = key ^ SIDE_KEY
@@ -251,7 +290,7 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
     general = general_square(board, player)
     checked = _attacked(board, general, player)
     if ply >= MAX_PLY:
-        return evaluate(board, EVALUATION, player)
+        return _static(line, player)
     moves = line.moves
     n = _pseudo(board, player, moves[ply])
     best = -np.inf
@@ -262,14 +301,16 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
                 return _lost(plies)
             if is_safe(board, player, general, moves[ply, i, 0], moves[ply, i, 1]):
                 break
-        best = evaluate(board, EVALUATION, player)
+        best = _static(line, player)
         if best >= beta:
             return best
         alpha = max(alpha, best)
         # Delta pruning: a capture after which even standing pat stays at or below alpha
-        # (the evaluation is the table's sum, so the capture's gain is exact: the victim's
-        # entry and the mover's change of square) is not tried, unless it gives check (the
-        # reply must then answer it, not stand pat).
+        # (the table's part of the evaluation is a sum, so the capture's gain there is exact:
+        # the victim's entry and the mover's change of square; a change of the activity
+        # term is left out) is not tried, unless it gives check (the reply must then answer
+        # it, not stand pat).
+        evaluation = line.evaluation
         sign = 1 if player == 0 else -1
         stand_pat = best
         captures = 0
@@ -280,8 +321,8 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
                 continue
             if mode & FUTILE:
                 mover = board[frm] + 7
-                gain = sign * (EVALUATION[mover, to] - EVALUATION[mover, frm]
-                               - EVALUATION[board[to] + 7, to])
+                gain = sign * (evaluation[mover, to] - evaluation[mover, frm]
+                               - evaluation[board[to] + 7, to])
                 if stand_pat + gain <= alpha:
                     captured = play(board, frm, to)
                     checks = in_check(board, 1 - player)
@@ -331,8 +372,17 @@ class XiangqiSearch(SearchMemory):
     prunes_late = True
     exchanges = True
 
-    def __init__(self, quiescence: bool) -> None:
+    def __init__(self, quiescence: bool, evaluation: np.ndarray,
+                 activity_weights: np.ndarray | None = None) -> None:
+        """`evaluation`: the leaves' table (EVALUATION's layout: chesslike.signed_table);
+        `activity_weights`: the activity term's (`activity`; None or all 0: none)."""
         super().__init__(SQUARES, MAX_MOVES, quiescence)
+        self.evaluation = np.ascontiguousarray(evaluation, dtype=np.float64)
+        self.activity = (np.zeros(0) if activity_weights is None or not activity_weights.any()
+                         else np.ascontiguousarray(activity_weights, dtype=np.float64))
+        self.scratch = np.zeros((MAX_MOVES, 3), dtype=np.int64)
+        """`activity`'s move buffer, the layout of one ply of `moves`."""
+        self.counts = np.zeros((2, ZONE + 1), dtype=np.int64)
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
                  max_nodes: int) -> tuple[int, float, int, bool]:
@@ -344,7 +394,8 @@ class XiangqiSearch(SearchMemory):
         keys = history_keys(rows, MAX_PLY + 2)
         checks = np.zeros(keys.shape[0], dtype=np.bool_)
         checks[:top + 1] = state.checks
-        line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves)
+        line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves, self.evaluation,
+                    self.activity, self.scratch, self.counts)
 
         def window_search(alpha: float, beta: float) -> float:
             # The Python root searches each move with (best so far, +inf) and keeps the first
@@ -356,11 +407,17 @@ class XiangqiSearch(SearchMemory):
 
 
 def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | None:
-    """The search for `evaluator` if it is the heuristic this file computes, else None."""
-    from .heuristics import material_and_position
+    """The search for `evaluator` if it is a heuristic this file computes (`positional`,
+    `tuned`), else None."""
+    from .heuristics import ACTIVITY, material_and_position, parameters, tuned
 
-    wanted = game.evaluators.get(evaluator) is material_and_position
-    return XiangqiSearch(quiescence) if wanted else None
+    named = {material_and_position: "positional", tuned: "tuned"}
+    name = named.get(game.evaluators.get(evaluator))
+    if name is None:
+        return None
+    table = parameters(name)
+    return XiangqiSearch(quiescence, signed_table(table[:ACTIVITY], ROWS, COLS),
+                         table[ACTIVITY, :ZONE + 1])
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
