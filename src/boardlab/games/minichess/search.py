@@ -245,16 +245,19 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         # Near the leaves, off the principal variation, not in check, the cap out of reach:
         # futility (far enough above beta, cut; far enough below alpha, try no quiet move)
         # and late-move pruning (the last quiet moves are not tried).
+        # The static value is computed once, by the first of them that needs it.
+        static = np.nan
         if engine and not in_check and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
-            cut, static, futile, searched_at_most = scout_pruning(
-                mode, _static(line, player), FUTILITY_MARGIN, depth, alpha, beta)
+            static = _static(line, player)
+            cut, value, futile, searched_at_most = scout_pruning(
+                mode, static, FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
-                return static
+                return value
         # Null move: if passing and a shallower search still reach beta, so would a move.
         if engine and not in_check and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                _static(line, player) >= beta and \
+                (_static(line, player) if np.isnan(static) else static) >= beta and \
                 null_move_allowed(board, player):
             null_key = key ^ SIDE_KEY ^ PLY_KEYS[plies % 256] ^ PLY_KEYS[(plies + 1) % 256]
             value = -_node(line, tables, 1 - player, plies + 1, null_key,

@@ -193,17 +193,20 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # Near the leaves, off the principal variation, not in check, the cap out of reach:
         # futility (far enough above beta, cut; far enough below alpha, try no quiet move)
         # and late-move pruning (the last quiet moves are not tried).
+        # The static value is computed once, by the first of them that needs it.
+        static = np.nan
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(ply, depth, alpha, beta):
-            cut, static, futile, searched_at_most = scout_pruning(
-                mode, _static(line, player), FUTILITY_MARGIN, depth, alpha, beta)
+            static = _static(line, player)
+            cut, value, futile, searched_at_most = scout_pruning(
+                mode, static, FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
-                return static
+                return value
         # Null move: if passing and a shallower search still reach beta, so would a move. The
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                _static(line, player) >= beta and \
+                (_static(line, player) if np.isnan(static) else static) >= beta and \
                 null_move_allowed(board, player):
             child = top + 1
             line.keys[child] = key ^ SIDE_KEY
