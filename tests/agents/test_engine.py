@@ -256,3 +256,24 @@ def test_openspiel_mcts_plays_reversi_games_in_step_with_ours() -> None:
         for action in record.actions:
             replayed.apply_action(action)
         assert replayed.returns() == record.returns
+
+
+@needs_fairy_stockfish
+@pytest.mark.parametrize("game,ahead,checked", [
+    # white (red) a queen (chariot) up, with either side to move; then a side in check (the
+    # engine's MiniChess takes kings, so it has no check to refuse)
+    ("minichess", "k4/ppp2/5/5/PPPQ1/4K {}", ""),
+    ("xiangqi", "4k4/9/9/9/9/9/9/9/R8/3K5 {}", "4k4/9/9/9/9/9/9/9/9/3KR4 b"),
+])
+def test_fairy_stockfish_gives_its_static_evaluation_for_the_first_player(
+        game: str, ahead: str, checked: str) -> None:
+    built = make_game(game)
+    engine = make_agent(f"engine:cmd={FAIRY_STOCKFISH}", built)
+    start = engine.static_evaluation(built.initial_state())
+    assert start is not None and abs(start) < 1  # an even start, in pawns
+    for mover in "wb":  # the first player's view whoever is to move
+        value = engine.static_evaluation(built.state_from_text(ahead.format(mover)))
+        assert value is not None and value > 3
+    if checked:
+        assert engine.static_evaluation(built.state_from_text(checked)) is None
+    engine.close()

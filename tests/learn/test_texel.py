@@ -186,3 +186,45 @@ def test_a_missing_shipped_table_names_the_command_that_makes_it(monkeypatch):
         monkeypatch.undo()
         tuned_parameters.cache_clear()
     assert tuned(GAME.initial_state(), 0) == tuned(GAME.initial_state(), 0)
+
+
+class MaterialTeacher:
+    """A teacher engine's stand-in: the `material` evaluator in tenths (its own unit), for the
+    first player; no value for every seventh position it is asked about."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def static_evaluation(self, state) -> float | None:
+        self.asked += 1
+        if self.asked % 7 == 0:
+            return None
+        return GAME.evaluators["material"](state, 0) / 10
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_teachers_evaluation_is_the_target(tuned_run, monkeypatch):
+    # teacher=...: the fit follows the teacher's evaluation (here material alone, in tenths)
+    # instead of the results: its loss against the teacher's targets falls on held-out games,
+    # and positions the teacher does not judge are left out.
+    import boardlab.learn.texel as texel
+
+    out, _ = tuned_run
+    positions, _ = collect("minichess", SETTINGS, cache_path(out))
+    teacher = MaterialTeacher()
+    monkeypatch.setattr(texel, "make_agent", lambda spec, game: teacher)
+    taught = tune(positions, GAME.linear_evaluation(),
+                  dataclasses.replace(SETTINGS, teacher="stand-in", start="positional"),
+                  "minichess")
+    losses = taught.losses
+    assert losses["teacher_held_after"] < losses["teacher_held_before"]
+    assert 0 < losses["teacher_positions"] < taught.quiet  # the unjudged are left out
+    assert 5 < losses["teacher_scale"] < 20  # tenths to the table's units (a pawn is 2)
+    # positional's bonuses move towards material's none: the pawn row flattens
+    assert np.ptp(taught.table[1, 5:25]) < np.ptp(taught.start[1, 5:25])
+    monkeypatch.setattr(texel, "make_agent", lambda spec, game: object())
+    with pytest.raises(ParseError, match="evaluate a position"):
+        tune(positions, GAME.linear_evaluation(),
+             dataclasses.replace(SETTINGS, teacher="random"), "minichess")

@@ -17,9 +17,10 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import (ENGINE, FUTILE, KILLER, LOG_REDUCE, NO_LIMIT, NULL,
-                                      PRUNE_LATE, REDUCE, SEE, STOPPED, late_move_count,
-                                      late_reduction, shallow_scout)
+from boardlab.games.alphabeta import (DEEP_NULL, ENGINE, FUTILE, KILLER, LOG_REDUCE, NO_LIMIT,
+                                      NULL, PRUNE_LATE, QUIET_TABLE, REDUCE, SCOUT_SHIFT, SEE,
+                                      STOPPED, late_move_count, late_reduction, null_reduction,
+                                      shallow_scout)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -33,6 +34,10 @@ VARIANTS = ("null_move=true,lmr=false,aspiration=false,futility=false,lmp=false"
             "null_move=false,lmr=false,aspiration=false,futility=true,lmp=false",
             "null_move=false,lmr=false,aspiration=false,futility=false,lmp=true",
             "null_move=false,lmr=true,log_lmr=true,aspiration=false,futility=false,lmp=false",
+            "null_move=true,deep_null=true,lmr=false,aspiration=false,futility=false,lmp=false",
+            "null_move=false,lmr=false,aspiration=false,futility=true,lmp=true,scout_depth=6",
+            "null_move=false,lmr=false,aspiration=false,futility=false,lmp=false,"
+            "quiet_table=true",
             "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true",
             "null_move=true,lmr=true,log_lmr=true,aspiration=true,futility=true,lmp=true")
 
@@ -157,12 +162,15 @@ def test_null_move_keeps_the_value_of_pawn_endings(name, text, depth):
 
 def test_futility_and_late_move_pruning_only_at_scouts_near_the_leaves():
     scout = (4.0, np.nextafter(4.0, np.inf))  # a null window
-    assert shallow_scout(3, 3, *scout)
-    assert not shallow_scout(0, 3, *scout)  # the root
-    assert not shallow_scout(3, 4, *scout)  # too far from the leaves
-    assert not shallow_scout(3, 3, 4.0, 9.0)  # the principal variation
+    three = 3 << SCOUT_SHIFT  # the scout depth by default
+    assert shallow_scout(three, 3, 3, *scout)
+    assert not shallow_scout(three, 0, 3, *scout)  # the root
+    assert not shallow_scout(three, 3, 4, *scout)  # too far from the leaves
+    assert shallow_scout(6 << SCOUT_SHIFT, 3, 6, *scout)  # unless the scout depth reaches
+    assert not shallow_scout(0, 3, 1, *scout)  # scout depth 0: nowhere
+    assert not shallow_scout(three, 3, 3, 4.0, 9.0)  # the principal variation
     win = 1_000_000.0 - 7
-    assert not shallow_scout(3, 3, win, np.nextafter(win, np.inf))  # a mate's bound
+    assert not shallow_scout(three, 3, 3, win, np.nextafter(win, np.inf))  # a mate's bound
     assert [late_move_count(d) for d in (1, 2, 3)] == [4, 7, 12]
 
 
@@ -260,14 +268,32 @@ def test_log_shaped_reductions_grow_with_depth_and_move_number_and_keep_a_ply():
     assert late_reduction(log, 63, 63, 0) == int(0.5 + np.log(63) ** 2 / 2)
 
 
+def test_a_deep_null_move_reduction_grows_with_depth():
+    assert [null_reduction(NULL, d) for d in (2, 6, 7, 12)] == [2, 2, 3, 3]
+    assert [null_reduction(NULL | DEEP_NULL, d) for d in (2, 4, 8, 12)] == [3, 4, 5, 6]
+
+
 def test_the_settings_reach_the_compiled_search():
     game = make_game("minichess")
     agent = make_agent("minimax:quiescence=true", game)
-    assert agent.kernel.mode == ENGINE | NULL | REDUCE | FUTILE | PRUNE_LATE
+    switches = (1 << SCOUT_SHIFT) - 1
+    assert agent.kernel.mode & switches == ENGINE | NULL | REDUCE | FUTILE | PRUNE_LATE
+    assert agent.kernel.mode >> SCOUT_SHIFT == 3
     agent = make_agent("minimax:quiescence=true,null_move=false,lmr=false,futility=false,"
                        "lmp=false", game)
     agent.start_game(0, 0)  # a new game's search keeps the settings
-    assert agent.kernel.mode == ENGINE
+    assert agent.kernel.mode & switches == ENGINE
+    assert make_agent("minimax:quiescence=true,scout_depth=5",
+                      game).kernel.mode >> SCOUT_SHIFT == 5
+    assert make_agent("minimax:quiescence=true,deep_null=true", game).kernel.mode & DEEP_NULL
+    assert not make_agent("minimax:quiescence=true,deep_null=true,null_move=false",
+                          game).kernel.mode & DEEP_NULL
+    assert make_agent("minimax:quiescence=true,quiet_table=true",
+                      make_game("xiangqi")).kernel.mode & QUIET_TABLE
+    assert not make_agent("minimax:quiescence=true,quiet_table=true",  # only Xiangqi's has it
+                          game).kernel.mode & QUIET_TABLE
+    with pytest.raises(ValueError, match="scout_depth"):
+        make_agent("minimax:quiescence=true,scout_depth=16", game)
     assert make_agent("minimax:quiescence=true,log_lmr=true", game).kernel.mode & LOG_REDUCE
     assert not make_agent("minimax:quiescence=true,log_lmr=true,lmr=false",
                           game).kernel.mode & LOG_REDUCE

@@ -171,6 +171,30 @@ class EngineAgent(Agent):
         self.moves.append(words[1])
         return words[1]
 
+    def static_evaluation(self, state: State) -> float | None:
+        """The engine's static evaluation of `state` (no search), for the first player, in
+        the engine's own unit (a pawn); None where it gives none (the side to move in check).
+        Asked with the `eval` command of the Stockfish family (Fairy-Stockfish), whose answer
+        ends `Total evaluation: 0.13 (white side)`; learn/texel.py's `teacher` reads it."""
+        if self.dialect.protocol == "gtp":
+            raise EngineError(f"{self._name()} speaks GTP, which has no static evaluation")
+        if self.process is None or not self.process.alive():
+            self._new_game()
+        assert self.process is not None
+        self.process.send(f"position fen {state.to_text()}")
+        self.process.send("eval")
+        line = self.process.expect(
+            lambda text: text.startswith(("Total evaluation", "Final evaluation")), "eval")
+        words = line.replace(":", " ").split()
+        try:
+            value = None if words[2] == "none" else float(words[2])
+        except (IndexError, ValueError):
+            raise EngineError(f"{self._name()} answered `eval` with {line!r}, not a "
+                              "value") from None
+        if value is not None and "black side" in line:
+            value = -value
+        return value
+
     # --- GTP ---------------------------------------------------------------------------------
     def _gtp_move(self, state: State, replies: list[str] | None) -> str:
         assert self.process is not None

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
-from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, FUTILITY, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
-                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
+from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
+                              LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
+                              LOWER, NULL_MOVE, QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE,
+                              UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -115,6 +116,15 @@ class MinimaxSettings:
     """With `quiescence=true`: the quiescence search does not try a capture by a piece worth
     more than its victim on a square the other side defends (one step of a static exchange
     evaluation), in the games whose search offers it."""
+    deep_null: bool = DEEP_NULL_MOVE
+    """With `quiescence=true` and `null_move`: the null move's search is 3 + depth/4 plies
+    shallower (Stockfish's shape) instead of 2 (3 from depth 7)."""
+    scout_depth: int = SCOUT_DEPTH
+    """With `quiescence=true`: futility and late-move pruning at null-window nodes at most
+    this many plies from the leaves (0: none)."""
+    quiet_table: bool = QUIET_TABLE_USE
+    """With `quiescence=true`: the quiescence search reads and writes the transposition
+    table (as searches of depth 0), in the games whose search offers it."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -131,6 +141,8 @@ class MinimaxSettings:
             raise ValueError("time must be >= 0")
         if self.endgame < 0:
             raise ValueError("endgame must be >= 0")
+        if not 0 <= self.scout_depth <= 15:
+            raise ValueError("scout_depth must be between 0 and 15")
         if self.depth < 1 and not (self.depth == 0 and self.time > 0) or \
                 self.start_depth < 1 or self.step < 1:
             raise ValueError("depth, start_depth and step must be at least 1 (depth=0, no "
@@ -187,7 +199,9 @@ class MinimaxAgent(Agent):
                 configure(null_move=settings.null_move, lmr=settings.lmr,
                           aspiration=settings.aspiration, endgame=settings.endgame,
                           futility=settings.futility, lmp=settings.lmp,
-                          log_lmr=settings.log_lmr, see=settings.see)
+                          log_lmr=settings.log_lmr, see=settings.see,
+                          deep_null=settings.deep_null, scout_depth=settings.scout_depth,
+                          quiet_table=settings.quiet_table)
             return search
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 

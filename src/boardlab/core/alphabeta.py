@@ -31,6 +31,16 @@ whose search prunes late moves (games/alphabeta.py `SearchMemory.prunes_late`)."
 LOG_LATE_MOVE_REDUCTIONS = False
 """The engine searches' log-shaped late-move reductions by default (the minimax agent's
 `log_lmr`): off, as measured (docs/speed.md#engine-search-ablation)."""
+DEEP_NULL_MOVE = False
+"""The engine searches' null-move reduction by default (the minimax agent's `deep_null`): a
+fixed 2-3 plies (False) or one that grows with depth (True, games/alphabeta.py
+`null_reduction`)."""
+SCOUT_DEPTH = 3
+"""The engine searches' reach of futility and late-move pruning by default (the minimax
+agent's `scout_depth`): nodes at most this many plies from the leaves."""
+QUIET_TABLE_USE = False
+"""The quiescence searches' use of the transposition table by default (the minimax agent's
+`quiet_table`), in the games whose search offers it."""
 STATIC_EXCHANGE = False
 """The quiescence searches' static exchange pruning by default (the minimax agent's `see`, in
 the games whose search offers it): off, as measured (docs/speed.md#engine-search-ablation)."""

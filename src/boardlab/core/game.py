@@ -72,7 +72,8 @@ class LinearEvaluation:
     shape: tuple[int, ...]
     """The parameters' shape."""
     features: Callable[["State"], tuple[np.ndarray, np.ndarray]]
-    """A state -> (flat indices into the parameters, int64; signs, +-1), one pair per feature."""
+    """A state -> (flat indices into the parameters, int64; signs, +-1, or shares of them where
+    two tables are blended by the game's phase), one pair per feature."""
     parameters: Callable[[str], np.ndarray]
     """A named evaluator (`Game.evaluators`) -> its parameters (`shape`, float64); ValueError
     for one that is not linear in them."""

@@ -41,9 +41,10 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.alphabeta import (ASPIRATION, ENDGAME, EXACT, FUTILITY, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
-                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
+from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
+                              LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
+                              LOWER, NULL_MOVE, QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE,
+                              UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -58,17 +59,20 @@ number of root moves (in moves[0]), the index of the best of them, the index of 
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
 of `SearchMemory.stop_at` while a search runs)."""
-ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE = (1, 2, 4, 8, 16, 32,
-                                                                       64, 128)
+ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE = (
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, (set
 by the search itself) this node is the reply to a null move, which may not pass again,
 futility pruning on, late-move pruning on, reductions that grow with the logarithms of
-depth and move number, and the quiescence search's static exchange pruning (a capture by a
-piece worth more than its victim, on a defended square, is not tried)."""
-FUTILITY_DEPTH = 3
-"""Futility and late-move pruning at nodes at most this many plies from the leaves
-(`shallow_scout`)."""
+depth and move number, the quiescence search's static exchange pruning (a capture by a
+piece worth more than its victim, on a defended square, is not tried), a null move's
+reduction that grows with depth (`null_reduction`), and the quiescence search's use of the
+transposition table."""
+SCOUT_SHIFT = 16
+"""`mode >> SCOUT_SHIFT` is the scout depth: futility and late-move pruning apply at nodes
+at most that many plies from the leaves (`shallow_scout`; the minimax agent's
+`scout_depth`)."""
 NULL_MOVE_MIN_DEPTH = 2
 """Null-move pruning from this remaining depth."""
 REDUCE_MIN_DEPTH, REDUCE_FROM_MOVE = 3, 3
@@ -124,6 +128,9 @@ class SearchMemory:
     exchanges = False
     """Whether the game's quiescence search can skip losing captures (then `configure(see=
     True)` switches it on)."""
+    quiet_table = False
+    """Whether the game's quiescence search can use the transposition table (then
+    `configure(quiet_table=False)` switches it off)."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -146,7 +153,8 @@ class SearchMemory:
                   aspiration: bool = ASPIRATION, endgame: int = ENDGAME,
                   futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING,
                   log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS,
-                  see: bool = STATIC_EXCHANGE) -> None:
+                  see: bool = STATIC_EXCHANGE, deep_null: bool = DEEP_NULL_MOVE,
+                  scout_depth: int = SCOUT_DEPTH, quiet_table: bool = QUIET_TABLE_USE) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -157,6 +165,9 @@ class SearchMemory:
                      | (PRUNE_LATE if lmp and self.prunes_late else 0)
                      | (LOG_REDUCE if log_lmr and lmr and self.reductions else 0)
                      | (SEE if see and self.exchanges else 0)
+                     | (DEEP_NULL if deep_null and null_move else 0)
+                     | (QUIET_TABLE if quiet_table and self.quiet_table else 0)
+                     | scout_depth << SCOUT_SHIFT
                      if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
         self.endgame = endgame
@@ -264,17 +275,18 @@ def null_move_worth(mode, ply, depth, alpha, beta):
 
 
 @njit(cache=True, inline="always")
-def shallow_scout(ply, depth, alpha, beta):
+def shallow_scout(mode, ply, depth, alpha, beta):
     """Whether a node may be pruned by its static evaluation or its move count as far as the
     search goes (the game then asks: not in check, the game's end not within reach): below
-    the root, at most FUTILITY_DEPTH plies from the leaves, a null-window node whose beta is
-    no win or loss. What follows, each under its `mode` bit: futility pruning (FUTILE; Heinz,
-    "Extended futility pruning", ICCA Journal 1998, and Stockfish's "reverse futility"): with
-    the evaluation a margin per ply above beta the node cuts at once, with it a margin per ply
-    below alpha no quiet move is searched; late-move pruning (PRUNE_LATE, the "move count
-    pruning" of Stockfish and most engines since: ordering puts the moves likely to matter
-    first), after `late_move_count(depth)` moves no more quiet ones."""
-    return ply > 0 and depth <= FUTILITY_DEPTH and above(alpha) == beta and \
+    the root, at most the scout depth (`mode >> SCOUT_SHIFT`) plies from the leaves, a
+    null-window node whose beta is no win or loss. What follows, each under its `mode` bit:
+    futility pruning (FUTILE; Heinz, "Extended futility pruning", ICCA Journal 1998, and
+    Stockfish's "reverse futility"): with the evaluation a margin per ply above beta the node
+    cuts at once, with it a margin per ply below alpha no quiet move is searched; late-move
+    pruning (PRUNE_LATE, the "move count pruning" of Stockfish and most engines since:
+    ordering puts the moves likely to matter first), after `late_move_count(depth)` moves no
+    more quiet ones."""
+    return ply > 0 and depth <= mode >> SCOUT_SHIFT and above(alpha) == beta and \
         abs(beta) < 0.5 * WIN_VALUE
 
 
@@ -305,8 +317,13 @@ def late_move_count(depth):
 
 
 @njit(cache=True, inline="always")
-def null_reduction(depth):
-    """R, the plies a null move's search skips besides the move: 2, 3 from depth 7."""
+def null_reduction(mode, depth):
+    """R, the plies a null move's search skips besides the move: 2, 3 from depth 7; with
+    DEEP_NULL 3 + depth / 4 (4 from depth 4, 5 from depth 8), the shape of Stockfish's (its
+    R grows by a ply every three of depth from 4, and more when the evaluation is far above
+    beta)."""
+    if mode & DEEP_NULL:
+        return 3 + depth // 4
     return 3 if depth >= 7 else 2
 
 

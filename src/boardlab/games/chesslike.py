@@ -400,6 +400,47 @@ def with_counted_features(table: LinearEvaluation, parameters_of: Callable[[str]
     return LinearEvaluation((row + 1, squares), features, parameters_of, fixed, table.unit)
 
 
+def tapered_sum(board: Sequence[int], player: int, midgame: Sequence[Sequence[float]],
+                endgame: Sequence[Sequence[float]], phase_weights: Sequence[int],
+                phase_max: int, rows: int, cols: int) -> float:
+    """Two piece-square tables blended by the game's phase, for `player`: with phase p, the
+    sum over pieces of phase_weights[type] capped at phase_max (all the heavy pieces on the
+    board: the middle game), (p x midgame sum + (phase_max - p) x endgame sum) / phase_max,
+    the sums as material_and_position's (material in the tables). A tuned evaluation learns
+    what a piece is worth early and late (Fruit's and Stockfish's tapered evaluation). The
+    compiled searches compute the same floats in the same order."""
+    zeros = (0.0,) * len(midgame)
+    early = material_and_position(board, 0, zeros, midgame, rows, cols)
+    late = material_and_position(board, 0, zeros, endgame, rows, cols)
+    phase = min(sum(phase_weights[abs(cell)] for cell in board), phase_max)
+    value = (phase * early + (phase_max - phase) * late) / phase_max
+    return value if player == 0 else -value
+
+
+def with_endgame_table(table: LinearEvaluation, piece_rows: int,
+                       phase_of: Callable[[Any], int], phase_max: int,
+                       parameters_of: Callable[[str], np.ndarray]) -> LinearEvaluation:
+    """A game's `linear_evaluation` whose piece-square rows (the first `piece_rows` of `table`)
+    are blended with an endgame table by the phase (`tapered_sum`): the endgame rows follow
+    `table`'s rows, and each piece's feature becomes two, its midgame entry with the share
+    phase / phase_max of its sign and its endgame entry with the rest. `table`'s other rows
+    (an activity row) keep their features. `phase_of(board)`: the phase, capped."""
+    rows, squares = table.shape
+    piece_entries = piece_rows * squares
+
+    def features(state: Any) -> tuple[np.ndarray, np.ndarray]:
+        index, sign = table.features(state)
+        share = phase_of(state.board) / phase_max
+        pieces = index < piece_entries
+        return (np.concatenate([index, index[pieces] + rows * squares]),
+                np.concatenate([np.where(pieces, sign * share, sign),
+                                sign[pieces] * (1 - share)]))
+
+    fixed = np.vstack([table.fixed, table.fixed[:piece_rows]])
+    return LinearEvaluation((rows + piece_rows, squares), features, parameters_of, fixed,
+                            table.unit)
+
+
 TUNED_FORMAT = "boardlab-texel"
 """The `format` entry of a tuned evaluation file (learn/texel.py writes it)."""
 

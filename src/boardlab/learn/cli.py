@@ -30,7 +30,9 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "gate): --episodes counts iterations, minutes= in --params stops early, "
                     "and an --out without a suffix is a directory (DIR/weights.pt). "
                     "texel fits the game's evaluation table to the results of a search's "
-                    "games (learn/texel.py): --params positions=,depth=,start=,l2=,workers=...; "
+                    "games, or to a teacher engine's evaluations of their positions "
+                    "(learn/texel.py): --params positions=,depth=,start=,l2=,workers=,"
+                    "teacher=...; "
                     "--seed is its seed, --episodes and the evaluation flags are not used; the "
                     "positions are kept in OUT.positions.npz, which a rerun reuses.")
     train.add_argument("game", help="game spec (`boardlab games` lists them)")

@@ -27,7 +27,11 @@ state's features and which entries to keep; for the chess-like games a piece-squ
 2. quiet positions only (Texel's filter): the quiescence value within `quiet_margin` units (a
    pawn's worth: `LinearEvaluation.unit`) of the static value, and no win found;
 3. the fit: a held-out share of whole games is never trained on; K by a scan of the training
-   loss, then the free parameters by L-BFGS (torch, float64) from w0;
+   loss, then the free parameters by L-BFGS (torch, float64) from w0. With a `teacher` (an
+   engine that gives its static evaluation, such as Fairy-Stockfish) the targets are the
+   teacher's evaluations on the results' scale instead of the results (`teacher_targets`):
+   the table learns a stronger evaluation's judgement of each position, not the outcome of
+   one game between weak searches;
 4. the file: `OUT` (.npz, no pickle) with the tuned `table` and the run's record (game,
    search, seed, positions, games, K, l2, losses before and after on both splits, CPU time),
    which a game's `tuned` evaluator reads (games/chesslike.py `read_tuned_table`).
@@ -99,6 +103,11 @@ class TexelSettings:
     workers: int = 1
     """Processes playing chunks at once."""
     seed: int = 0
+    teacher: str = ""
+    """An engine agent whose static evaluation of each quiet position is the fit's target
+    instead of the game's result (distillation: `teacher_targets`), e.g.
+    `engine:cmd=/usr/games/fairy-stockfish`, a UCI engine of the Stockfish family, which
+    answers its `eval` command; empty: the results (Texel's method)."""
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.positions < 1 or self.games_per_chunk < 1 \
@@ -130,7 +139,8 @@ class Positions:
     index: np.ndarray
     """(n, features) int32: flat indices into the parameters."""
     sign: np.ndarray
-    """(n, features) int8: each feature's sign for player 0's value."""
+    """(n, features) float32: each feature's sign for player 0's value (+-1, or a share of it
+    where the evaluation blends two tables by the game's phase)."""
     mover: np.ndarray
     """int8: the side to move (its value is player 0's times +-1)."""
     result: np.ndarray
@@ -164,7 +174,7 @@ def _pad(part: Positions, width: int) -> Positions:
         return part
     rows = len(part)
     return Positions(np.hstack([part.index, np.full((rows, extra), -1, np.int32)]),
-                     np.hstack([part.sign, np.zeros((rows, extra), np.int8)]),
+                     np.hstack([part.sign, np.zeros((rows, extra), np.float32)]),
                      part.mover, part.result, part.static, part.quiet_value, part.game,
                      part.text)
 
@@ -192,7 +202,7 @@ def _padded(features: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
     """Positions' (indices, signs) as two arrays, one row each, padded with index -1, sign 0."""
     width = max((len(index) for index, _ in features), default=0)
     index = np.full((len(features), width), -1, np.int32)
-    sign = np.zeros((len(features), width), np.int8)
+    sign = np.zeros((len(features), width), np.float32)
     for row, (indices, signs) in enumerate(features):
         index[row, :len(indices)] = indices
         sign[row, :len(signs)] = signs
@@ -432,8 +442,8 @@ class TexelReport:
     cpu_seconds: float = 0.0
 
 
-def tune(positions: Positions, linear: LinearEvaluation, settings: TexelSettings
-         ) -> TexelReport:
+def tune(positions: Positions, linear: LinearEvaluation, settings: TexelSettings,
+         game_spec: str = "") -> TexelReport:
     """The fit on collected positions: quiet ones, split by game, K, then the table."""
     start = np.asarray(linear.parameters(settings.start), dtype=np.float64)
     quiet = positions.take(quiet_rows(positions, settings.quiet_margin * linear.unit))
@@ -447,13 +457,76 @@ def tune(positions: Positions, linear: LinearEvaluation, settings: TexelSettings
     started = time.perf_counter()
     free = ~linear.fixed
     free[:settings.keep_rows] = False
-    table = fit(train, start, free, k, settings.l2, settings.iterations)
+    targets = train
+    taught: dict[str, float] = {}
+    if settings.teacher:
+        judged = teacher_targets(quiet, start, k, train_rows, settings.teacher, game_spec)
+        targets = judged.take(train_rows[np.isin(train_rows, judged.rows)])
+        held_judged = judged.take(held_rows[np.isin(held_rows, judged.rows)])
+    table = fit(targets, start, free, k, settings.l2, settings.iterations)
+    if settings.teacher:
+        taught = {"teacher_scale": judged.scale, "teacher_positions": len(judged.rows),
+                  "teacher_held_before": loss(held_judged, start, k),
+                  "teacher_held_after": loss(held_judged, table, k)}
     report = TexelReport(table, start, k, len(positions), len(quiet), len(train), len(held),
                          len(np.unique(positions.game)))
     report.fit_seconds = time.perf_counter() - started
     report.losses = {"train_before": loss(train, start, k), "train_after": loss(train, table, k),
-                     "held_before": loss(held, start, k), "held_after": loss(held, table, k)}
+                     "held_before": loss(held, start, k), "held_after": loss(held, table, k),
+                     **taught}
     return report
+
+
+@dataclass
+class Judged:
+    """Positions whose `result` is a teacher's target; `rows` are their rows among the
+    positions judged (a position the teacher gives no value, one in check, is left out), and
+    `scale` the teacher's unit in the table's (`teacher_targets`)."""
+
+    positions: Positions
+    rows: np.ndarray
+    scale: float
+
+    def take(self, rows: np.ndarray) -> Positions:
+        """The judged positions at `rows` (rows of the positions judged, all in `self.rows`)."""
+        return self.positions.take(np.searchsorted(self.rows, rows))
+
+
+def teacher_targets(positions: Positions, start: np.ndarray, k: float, train_rows: np.ndarray,
+                    teacher: str, game_spec: str) -> Judged:
+    """Each position's target from a teacher engine's static evaluation t (its own unit, for
+    the side to move): sigmoid(K * scale * t), where scale, the table's units per teacher unit,
+    is the least-squares line through 0 from the teacher's values to the starting table's
+    over the training positions (the most lopsided tenth left out). The fit then asks the table
+    to predict the teacher's evaluation on the scale of the results: a target without the
+    noise of one game's result."""
+    game = make_game(game_spec)
+    agent = make_agent(teacher, game)
+    judge = getattr(agent, "static_evaluation", None)
+    if judge is None:
+        raise ParseError(f"texel: teacher={teacher!r} is no engine agent that can evaluate a "
+                         f"position (engine:cmd=...)")
+    try:
+        said = np.array([_for_mover(judge(game.state_from_text(str(text))), mover)
+                         for text, mover in zip(positions.text, positions.mover)])
+    finally:
+        getattr(agent, "close", lambda: None)()  # an engine's process stops now
+    rows = np.flatnonzero(~np.isnan(said))
+    ours = values(positions, start)
+    train = rows[np.isin(rows, train_rows)]
+    usual = train[np.abs(said[train]) <= np.percentile(np.abs(said[train]), 90)]
+    if not len(usual) or not np.any(said[usual]):
+        raise BoardLabError(f"texel: the teacher {teacher!r} judged no training position")
+    scale = float(np.dot(ours[usual], said[usual]) / np.dot(said[usual], said[usual]))
+    judged = positions.take(rows)
+    judged.result = (1 / (1 + np.exp(-k * scale * said[rows]))).astype(np.float32)
+    return Judged(judged, rows, scale)
+
+
+def _for_mover(player0_value: float | None, mover: int) -> float:
+    if player0_value is None:
+        return np.nan
+    return player0_value if mover == 0 else -player0_value
 
 
 # --- the file ------------------------------------------------------------------------------------
@@ -509,7 +582,7 @@ def run(game_spec: str, settings: TexelSettings, out: str | Path,
     started = time.perf_counter()
     positions, _ = collect(game.spec, settings, cache_path(out), on_chunk)
     play_seconds = time.perf_counter() - started
-    report = tune(positions, linear, settings)
+    report = tune(positions, linear, settings, game.spec)
     after = os.times()
     report.play_seconds = play_seconds
     report.cpu_seconds = (after.user - before.user + after.system - before.system
@@ -522,10 +595,16 @@ def run(game_spec: str, settings: TexelSettings, out: str | Path,
 def describe(report: TexelReport) -> str:
     losses = report.losses
     moved = np.abs(report.table - report.start)
+    taught = ""
+    if "teacher_held_after" in losses:
+        taught = (f"the teacher's targets ({losses['teacher_positions']:,.0f} positions judged, "
+                  f"{losses['teacher_scale']:.4g} units a teacher's unit): held out "
+                  f"{losses['teacher_held_before']:.5f} -> {losses['teacher_held_after']:.5f}\n")
     return (f"{report.positions:,} positions from {report.games:,} games, {report.quiet:,} "
             f"quiet ({report.train:,} train, {report.held:,} held out); K = {report.k:.4g}\n"
-            f"loss train {losses['train_before']:.5f} -> {losses['train_after']:.5f}, "
-            f"held out {losses['held_before']:.5f} -> {losses['held_after']:.5f}\n"
+            f"loss (results) train {losses['train_before']:.5f} -> "
+            f"{losses['train_after']:.5f}, held out {losses['held_before']:.5f} -> "
+            f"{losses['held_after']:.5f}\n{taught}"
             f"entries moved by {float(moved.mean()):.3g} on average, "
             f"{float(moved.max()):.3g} at most; {report.play_seconds:.0f}s playing, "
             f"{report.fit_seconds:.1f}s fitting, {report.cpu_seconds:.0f}s CPU")

@@ -1,8 +1,9 @@
 """Xiangqi's `tuned` heuristic (heuristics.py): the activity term counts the moves the kernels
-generate, the compiled search computes the same floats as the Python heuristic, the tuner's
-features give the evaluators' values, and a malformed or missing table is one sentence. The
-tests write their own table, with activity weights of no round numbers, to a temporary folder
-and point the shipped models there."""
+generate, the phase blends a midgame and an endgame table, the compiled search computes the
+same floats as the Python heuristic, the tuner's features give the evaluators' values, and a
+malformed or missing table is one sentence. The tests write their own table, with entries and
+activity weights of no round numbers, to a temporary folder and point the shipped models
+there."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import pytest
 import boardlab.core.weights
 from boardlab.core.game import BoardLabError
 from boardlab.games.xiangqi import XiangqiGame, rules
-from boardlab.games.xiangqi.heuristics import (ACTIVITY, TUNED_FILE, ZONE, activity,
-                                               activity_counts, parameters, read_tuned, tuned,
-                                               tuned_parameters)
+from boardlab.games.xiangqi.heuristics import (ACTIVITY, ENDGAME, PHASE_MAX, TUNED_FILE, ZONE,
+                                               activity, activity_counts, parameters, phase,
+                                               read_tuned, tuned, tuned_parameters)
 from boardlab.games.xiangqi.kernels import MAX_MOVES, _pseudo
 from boardlab.games.xiangqi.search import EVALUATION, Line, compiled_search
 from boardlab.games.xiangqi.search import _static as compiled_static
@@ -32,9 +33,12 @@ WEIGHTS[0] = 0.0
 
 
 def tuned_table() -> np.ndarray:
-    """`positional`'s table with every entry moved a little and the activity weights set."""
+    """`positional`'s tables with every entry moved a little (the endgame's otherwise than the
+    midgame's) and the activity weights set."""
     table = parameters("positional")
-    table[1:ACTIVITY] += np.random.default_rng(8).normal(0.0, 1.0, (ACTIVITY - 1, 90))
+    rng = np.random.default_rng(8)
+    table[1:ACTIVITY] += rng.normal(0.0, 1.0, (ACTIVITY - 1, 90))
+    table[ENDGAME + 1:] += rng.normal(0.0, 5.0, (ACTIVITY - 1, 90))
     table[ACTIVITY, :ZONE + 1] = WEIGHTS
     return table
 
@@ -83,7 +87,8 @@ def test_the_python_moves_are_the_kernels_and_both_activities_agree_bit_for_bit(
             activity(state.board, weights)
         assert search.counts.tolist() == [list(side) for side in activity_counts(state.board)]
         line = Line(board, np.zeros(1, np.int64), np.zeros(1, np.bool_), search.moves,
-                    search.evaluation, search.activity, search.scratch, search.counts)
+                    search.evaluation, search.endgame_table, search.activity, search.scratch,
+                    search.counts)
         for player in (0, 1):
             assert compiled_static(line, player) == tuned(state, player)
 
@@ -112,7 +117,7 @@ def test_the_features_give_the_evaluators_values(shipped_tuned):
     movers = [int(mover) for mover in positions.mover]
     for name, evaluator in (("minimax", "positional"), ("tuned", "tuned")):
         table = linear.parameters(name)
-        assert table.shape == linear.shape == (ACTIVITY + 1, 90)
+        assert table.shape == linear.shape == (ENDGAME + ACTIVITY, 90)
         expected = [GAME.evaluators[evaluator](state, mover)
                     for state, mover in zip(states, movers)]
         np.testing.assert_allclose(values(positions, table), expected, atol=1e-9)
@@ -123,6 +128,7 @@ def test_the_features_give_the_evaluators_values(shipped_tuned):
 def test_only_the_activity_weights_that_count_are_free():
     fixed = GAME.linear_evaluation().fixed
     assert fixed[0].all() and not fixed[1:ACTIVITY].any()  # every piece-square entry moves
+    assert fixed[ENDGAME].all() and not fixed[ENDGAME + 1:].any()  # the endgame's too
     assert not fixed[ACTIVITY, 1:ZONE + 1].any()
     assert fixed[ACTIVITY, 0] and fixed[ACTIVITY, ZONE + 1:].all()
 
@@ -161,12 +167,19 @@ def test_a_malformed_file_is_one_sentence(tmp_path):
         message = str(error.value)
         assert str(path) in message and "\n" not in message, message
         assert message.startswith(f"{path} is not a tuned xiangqi evaluation ("), message
-    # A table without the activity row reads with the weights 0.
+    # A table without the activity row reads with the weights 0, and one without an endgame
+    # table with the midgame table in its place: both evaluate as they did.
     table_only = tmp_path / "table-only.npz"
     np.savez(table_only, format="boardlab-texel", game="xiangqi", table=table[:ACTIVITY])
     read = read_tuned(table_only)
-    assert read.shape == (ACTIVITY + 1, 90) and not read[ACTIVITY].any()
+    assert read.shape == (ENDGAME + ACTIVITY, 90) and not read[ACTIVITY].any()
     assert np.array_equal(read[:ACTIVITY], table[:ACTIVITY])
+    assert np.array_equal(read[ENDGAME:], table[:ACTIVITY])
+    no_endgame = tmp_path / "no-endgame.npz"
+    np.savez(no_endgame, format="boardlab-texel", game="xiangqi", table=table[:ENDGAME])
+    read = read_tuned(no_endgame)
+    assert np.array_equal(read[:ENDGAME], table[:ENDGAME])
+    assert np.array_equal(read[ENDGAME:], table[:ACTIVITY])
 
 
 def test_a_missing_shipped_table_names_the_command_that_makes_it(monkeypatch):
@@ -179,3 +192,35 @@ def test_a_missing_shipped_table_names_the_command_that_makes_it(monkeypatch):
         assert "\n" not in str(error.value)
     finally:
         tuned_parameters.cache_clear()
+
+
+def test_the_phase_blends_the_midgame_and_the_endgame_table(shipped_tuned):
+    # Every heavy piece on the board: the midgame table alone; none: the endgame's; between,
+    # the share phase / PHASE_MAX of the midgame's.
+    start = GAME.initial_state()
+    assert phase(start.board) == PHASE_MAX
+    bare = GAME.state_from_text("3k5/9/4P4/9/9/9/9/9/9/4K4 w")  # a soldier and the generals
+    assert phase(bare.board) == 0
+    middle = GAME.state_from_text("3k5/9/4P4/9/9/5R3/9/9/8c/4K4 w")  # a chariot, a cannon
+    assert phase(middle.board) == 3
+    table = shipped_tuned
+    no_activity = table.copy()
+    no_activity[ACTIVITY] = 0.0
+    rows = tuple(tuple(float(x) for x in row) for row in no_activity)
+
+    def one_table(state, rows_of):
+        from boardlab.games.chesslike import material_and_position
+        return material_and_position(state.board, 0, (0.0,) * ACTIVITY, rows_of, 10, 9)
+
+    tuned_parameters.cache_clear()
+    import boardlab.games.xiangqi.heuristics as heuristics
+    original = heuristics.tuned_parameters
+    heuristics.tuned_parameters = lambda: rows
+    try:
+        midgame, endgame = rows[:ACTIVITY], rows[ENDGAME:]
+        assert tuned(start, 0) == one_table(start, midgame) * PHASE_MAX / PHASE_MAX
+        assert tuned(bare, 0) == one_table(bare, endgame)
+        expected = (3 * one_table(middle, midgame) + 13 * one_table(middle, endgame)) / 16
+        assert tuned(middle, 0) == pytest.approx(expected) and tuned(middle, 1) == -tuned(middle, 0)
+    finally:
+        heuristics.tuned_parameters = original

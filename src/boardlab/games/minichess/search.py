@@ -248,7 +248,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         # The static value is computed once, by the first of them that needs it.
         static = np.nan
         if engine and not in_check and plies + depth < max_plies and \
-                shallow_scout(ply, depth, alpha, beta):
+                shallow_scout(mode, ply, depth, alpha, beta):
             static = _static(line, player)
             cut, value, futile, searched_at_most = scout_pruning(
                 mode, static, FUTILITY_MARGIN, depth, alpha, beta)
@@ -261,7 +261,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
                 null_move_allowed(board, player):
             null_key = key ^ SIDE_KEY ^ PLY_KEYS[plies % 256] ^ PLY_KEYS[(plies + 1) % 256]
             value = -_node(line, tables, 1 - player, plies + 1, null_key,
-                           depth - 1 - null_reduction(depth), -beta, -below(beta), ply + 1,
+                           depth - 1 - null_reduction(mode, depth), -beta, -below(beta), ply + 1,
                            max_plies, mode | AFTER_NULL)
             if tables.counters[STOPPED]:
                 return 0.0

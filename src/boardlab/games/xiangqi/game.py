@@ -57,7 +57,8 @@ class XiangqiGame(ChessLikeGame):
     def linear_evaluation(self) -> LinearEvaluation:
         """The heuristics as piece-square tables (value plus bonus per piece type and square,
         red's view; heuristics.parameters), every entry free: the generals' value is 0 and
-        both always stand; and the activity weights (heuristics.with_activity)."""
+        both always stand; the activity weights; and the endgame table the phase blends in
+        (heuristics.with_activity)."""
         from .heuristics import ACTIVITY, PIECE_VALUES, parameters, with_activity
 
         table = piece_square_evaluation(

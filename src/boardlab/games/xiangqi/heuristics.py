@@ -1,7 +1,7 @@
 """Xiangqi evaluation, from `player`'s point of view: material plus hand-set piece-square
-tables (`positional`), and a piece-square table with an activity term, the two fitted together
-to game results by Texel's method (`tuned`, read from models/xiangqi-tuned-eval.npz, which
-BoardLab does not ship yet: `boardlab train xiangqi texel` makes it).
+tables (`positional`), and a midgame and an endgame piece-square table blended by the phase
+with an activity term, fitted by Texel's method to a teacher engine's evaluations (`tuned`,
+read from models/xiangqi-tuned-eval.npz; `boardlab train xiangqi texel` makes it: README.md).
 
 Values in soldier units x10 (a soldier 10, a chariot 90). The tables are small hand-set
 bonuses, written for red (row 9 = red's back rank) and mirrored for black: soldiers gain as
@@ -20,8 +20,8 @@ import numpy as np
 from ...core.game import LinearEvaluation
 from ..chesslike import material_and_position as _score
 from ..chesslike import (Board, piece_square_parameters, read_tuned_table,
-                         shipped_tuned_rows, table_and_activity,
-                         with_counted_features)
+                         shipped_tuned_rows, tapered_sum, with_counted_features,
+                         with_endgame_table)
 from .game import XiangqiState
 from .rules import COLS, PALACE, ROWS, SOLDIER, SQUARES, pseudo_moves
 
@@ -72,27 +72,40 @@ its activity weights: [ACTIVITY, kind] per pseudo-legal move of a piece of that 
 (`activity`); the rest of the row is 0."""
 ZONE = SOLDIER + 1
 """The activity row's column of the moves into the enemy palace (columns 1-7: by piece type)."""
+ENDGAME = ACTIVITY + 1
+"""The first row of a heuristic's endgame piece-square table (`parameters`): rows ENDGAME + k
+are piece type k's, blended with the midgame rows k by the phase (`tuned`)."""
+PHASE_WEIGHTS = (0, 0, 0, 0, 1, 2, 1, 0)
+"""Indexed by piece type: what a piece adds to the phase (a horse or a cannon 1, a chariot 2);
+all of them on the board make PHASE_MAX, the middle game."""
+PHASE_MAX = 16
 TUNED_FILE = "xiangqi-tuned-eval.npz"
 """The tuned table's name in boardlab/models/ (not shipped yet: `tuned_parameters`)."""
 
 
 def parameters(name: str) -> np.ndarray:
-    """The heuristic `name`'s (positional, tuned) parameters, shape (9, 90): the piece-square
-    table (value plus bonus per piece type and square, red's view) in rows 0-7, activity
-    weights in row ACTIVITY (0 but for the tuned one); KeyError for another."""
+    """The heuristic `name`'s (positional, tuned) parameters, shape (17, 90): the midgame
+    piece-square table (value plus bonus per piece type and square, red's view) in rows 0-7,
+    activity weights in row ACTIVITY (0 but for the tuned one), the endgame table in rows
+    ENDGAME to ENDGAME + 7 (`positional`'s: its one table again); KeyError for another."""
     if name == "tuned":
         return np.array(tuned_parameters(), dtype=np.float64)
     bonus = {"positional": PIECE_SQUARE}[name]
     table = piece_square_parameters(PIECE_VALUES, bonus, SQUARES)
-    return np.vstack([table, np.zeros((1, SQUARES))])
+    return np.vstack([table, np.zeros((1, SQUARES)), table])
 
 
 def read_tuned(path: str | Path) -> np.ndarray:
-    """A tuned file's (9, 90) parameters (a BoardLabError of one sentence if it is not one);
-    a file of the piece-square table alone ((8, 90)) reads with the activity weights 0."""
-    table = read_tuned_table(path, "xiangqi", (ACTIVITY + 1, SQUARES),
-                             older=((ACTIVITY, SQUARES),))
-    return np.vstack([table, np.zeros((ACTIVITY + 1 - len(table), SQUARES))])
+    """A tuned file's (17, 90) parameters (a BoardLabError of one sentence if it is not one).
+    Older files read as they played: one of the piece-square table and the activity row ((9,
+    90)) with the endgame table the same as the midgame one, one of the table alone ((8, 90))
+    with the activity weights 0 as well."""
+    table = read_tuned_table(path, "xiangqi", (ENDGAME + ACTIVITY, SQUARES),
+                             older=((ACTIVITY + 1, SQUARES), (ACTIVITY, SQUARES)))
+    if len(table) == ENDGAME + ACTIVITY:
+        return table
+    return np.vstack([table[:ACTIVITY], table[ACTIVITY:] if len(table) > ACTIVITY
+                      else np.zeros((1, SQUARES)), table[:ACTIVITY]])
 
 
 @functools.cache
@@ -128,22 +141,37 @@ def activity(board: Board, weights: Sequence[float]) -> float:
     return score
 
 
+def phase(board: Board) -> int:
+    """The game's phase: PHASE_WEIGHTS summed over the board, at most PHASE_MAX."""
+    return min(sum(PHASE_WEIGHTS[abs(cell)] for cell in board), PHASE_MAX)
+
+
 def with_activity(table: LinearEvaluation, parameters_of: Callable[[str], np.ndarray]
                   ) -> LinearEvaluation:
     """The tuner's view of the heuristics (`XiangqiGame.linear_evaluation`): the piece-square
     `table`'s features, and in the ACTIVITY row a feature per pseudo-legal move by piece type
-    and per move into the enemy palace (`activity_counts`), red's +1 and black's -1; of that
-    row only the weights `activity` reads are free. `parameters_of(evaluator)`: all nine
-    rows."""
+    and per move into the enemy palace (`activity_counts`), red's +1 and black's -1 (of that
+    row only the weights `activity` reads are free); then each piece's feature split between
+    the midgame and the endgame table by the phase (chesslike.with_endgame_table).
+    `parameters_of(evaluator)`: all seventeen rows."""
     def counted(board: Board) -> Iterator[tuple[int, int, int]]:
         for side, counts in zip((1, -1), activity_counts(board)):
             for column in range(1, ZONE + 1):
                 yield side, column, counts[column]
 
-    return with_counted_features(table, parameters_of, ACTIVITY, range(1, ZONE + 1), counted)
+    active = with_counted_features(table, lambda name: parameters_of(name)[:ENDGAME],
+                                   ACTIVITY, range(1, ZONE + 1), counted)
+    return with_endgame_table(active, ACTIVITY, phase, PHASE_MAX, parameters_of)
 
 
 def tuned(state: XiangqiState, player: int) -> float:
-    """The tuned table's piece-square sum (material included) plus its activity term, for
-    `player`, minus the opponent's."""
-    return table_and_activity(state.board, player, tuned_parameters(), activity, ROWS, COLS)
+    """The tuned evaluation for `player`: its midgame and endgame piece-square sums (material
+    included) blended by the phase (chesslike.tapered_sum), plus its activity term, red's
+    minus black's."""
+    rows = tuned_parameters()
+    value = tapered_sum(state.board, player, rows[:ACTIVITY], rows[ENDGAME:], PHASE_WEIGHTS,
+                        PHASE_MAX, ROWS, COLS)
+    if not any(rows[ACTIVITY]):
+        return value
+    active = activity(state.board, rows[ACTIVITY])
+    return value + (active if player == 0 else -active)

@@ -9,10 +9,11 @@ kernels.py, played in place with make/unmake; a node ends the game as `XiangqiSt
 does: no legal move loses, then a threefold repetition (perpetual check loses), then the ply
 cap draws. Leaves are scored by a table per heuristic, carried in `Line` (`heuristics.
 material_and_position`, material plus hand-set piece-square bonuses, or `heuristics.tuned`, the
-table Texel's method fitted), plus, for `tuned`, its activity term (`activity`: pseudo-legal
-moves by piece type and into the enemy palace), summed in the same order as the Python
-heuristics so the floats agree. Move ordering (alphabeta.py): the transposition table's move,
-captures by MVV-LVA, killers, history.
+tables Texel's method fitted), plus, for `tuned`, its endgame table blended in by the phase
+(`_blend`) and its activity term (`activity`: pseudo-legal moves by piece type and into the
+enemy palace), summed in the same order as the Python heuristics so the floats agree. Move
+ordering (alphabeta.py): the transposition table's move, captures by MVV-LVA, killers,
+history.
 
 Two modes:
 - plain (`quiescence=False`): the table only orders moves, so every node's value is the
@@ -33,7 +34,8 @@ Two modes:
   or below alpha is not tried, unless it gives check: the table's sum makes its gain exact,
   though not the activity term's change, which it leaves out);
   static exchange pruning (`see`, off by default: a capture by a piece worth more than its
-  victim, onto a square the opponent attacks, is not tried). No aspiration windows
+  victim, onto a square the opponent attacks, is not tried); the quiescence search in the
+  transposition table (`quiet_table`, off by default). No aspiration windows
   (ASPIRATION_WINDOW: they measured worse here).
 """
 
@@ -46,13 +48,14 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, ENGINE, FUTILE, KILLER, MAX_PLY, ROOT_MOVES, SEE, STOPPED,
+from ..alphabeta import (AFTER_NULL, ENGINE, FUTILE, KILLER, MAX_PLY, QUIET_TABLE, ROOT_MOVES,
+                         SEE, STOPPED,
                          SearchMemory, above, below, count_node, evaluate, late_reduction,
                          null_move_worth, null_reduction, pick, probe, reduces, score_moves,
                          scout_pruning, shallow_scout, store_node, table_cutoff, take_value)
 from ..chesslike import piece_square_parameters, signed_table
 from .actions import ACTION_FROM, ACTION_TO
-from .heuristics import PIECE_SQUARE, PIECE_VALUES, ZONE
+from .heuristics import PHASE_MAX, PHASE_WEIGHTS, PIECE_SQUARE, PIECE_VALUES, ZONE
 from .kernels import (DRAW, MAX_MOVES, ONGOING, PALACE, SIDE_KEY, _attacked, _has_legal,
                       _pseudo, general_square, history_keys, history_rows, in_check, is_safe,
                       next_key, play, repetition, take_back)
@@ -62,6 +65,7 @@ EVALUATION = signed_table(piece_square_parameters(PIECE_VALUES, PIECE_SQUARE, SQ
                           COLS)
 """EVALUATION[cell + 7, sq]: what a piece adds to red's material_and_position score (the
 `positional` search's `Line.evaluation`)."""
+PHASE_WEIGHTS_ARRAY = np.array(PHASE_WEIGHTS, dtype=np.int64)
 PIECE_VALUES_ARRAY = np.array(PIECE_VALUES, dtype=np.float64)
 """PIECE_VALUES as a numba global (static exchange pruning compares the taker and the
 victim)."""
@@ -81,7 +85,8 @@ class Line(NamedTuple):
     """The searched game as it stands: the board, the positions since the last capture before
     the root and then along the searched line (Zobrist keys), whether each move into them
     gave check, and the move buffer (moves[ply, i] = from, to, ordering score; the root's
-    moves in moves[0]); the leaves' evaluation table (EVALUATION's layout) and activity
+    moves in moves[0]); the leaves' evaluation table (EVALUATION's layout), the endgame table
+    the phase blends with it (`_blend`; an empty array: the one table alone) and activity
     weights (`activity`; an empty array: none), and the buffers `activity` counts in (its
     own: a node's moves are in moves[ply] when it is evaluated)."""
 
@@ -90,6 +95,7 @@ class Line(NamedTuple):
     checks: np.ndarray
     moves: np.ndarray
     evaluation: np.ndarray
+    endgame: np.ndarray
     activity: np.ndarray
     scratch: np.ndarray
     counts: np.ndarray
@@ -103,13 +109,25 @@ def activity(board, weights, scratch, counts):
     the enemy palace (counts[side, ZONE]); then weights[k] * (red's count - black's) is added
     for k = 1..ZONE in order. Counting integers first makes the float sum independent of the
     order moves are generated in; the caller's buffers make the call allocate nothing."""
+    return _activity(board, weights, scratch, counts, -1, scratch, 0)
+
+
+@njit(cache=True, inline="always")
+def _activity(board, weights, scratch, counts, known_side, known_moves, known_n):
+    """`activity`, with the pseudo-legal moves of `known_side` already in known_moves[:known_n]
+    (-1: neither side's): the quiescence search has generated the side to move's, so only the
+    other side's are generated here."""
     for side in range(2):
         for k in range(ZONE + 1):
             counts[side, k] = 0
-        n = _pseudo(board, side, scratch)
+        listed = known_moves
+        n = known_n
+        if side != known_side:
+            listed = scratch
+            n = _pseudo(board, side, scratch)
         for i in range(n):
-            counts[side, abs(board[scratch[i, 0]])] += 1
-            if PALACE[1 - side, scratch[i, 1]]:
+            counts[side, abs(board[listed[i, 0]])] += 1
+            if PALACE[1 - side, listed[i, 1]]:
                 counts[side, ZONE] += 1
     score = 0.0
     for k in range(1, ZONE + 1):
@@ -119,13 +137,62 @@ def activity(board, weights, scratch, counts):
 
 @njit(cache=True, inline="always")
 def _static(line, player):
-    """The leaves' value for `player`: the piece-square sum, plus the activity term when
-    the evaluation has one."""
-    value = evaluate(line.board, line.evaluation, player)
+    """The leaves' value for `player`: the piece-square sum (the two tables blended by the
+    phase where the evaluation has an endgame table), plus the activity term when the
+    evaluation has one."""
+    return _static_after(line, player, line.scratch, -1)
+
+
+@njit(cache=True, inline="always")
+def _static_after(line, player, moves, n):
+    """`_static`, with the pseudo-legal moves of `player` already in moves[:n] (n = -1: not
+    generated)."""
+    if line.endgame.shape[0] == 0:
+        value = evaluate(line.board, line.evaluation, player)
+    else:
+        early, late, weight = _table_parts(line)
+        value = _blend(early, late, weight, player)
+    return value + _activity_for(line, player, moves, n)
+
+
+@njit(cache=True, inline="always")
+def _activity_for(line, player, moves, n):
+    """The activity term for `player` (0 where the evaluation has none), `player`'s moves in
+    moves[:n] where n >= 0."""
     if line.activity.shape[0] == 0:
-        return value
-    active = activity(line.board, line.activity, line.scratch, line.counts)
-    return value + (active if player == 0 else -active)
+        return 0.0
+    active = _activity(line.board, line.activity, line.scratch, line.counts,
+                       player if n >= 0 else -1, moves, max(n, 0))
+    return active if player == 0 else -active
+
+
+@njit(cache=True, inline="always")
+def _table_parts(line):
+    """Red's midgame and endgame piece-square sums (material included), in square order as
+    chesslike.tapered_sum adds them, and the board's phase weight before the cap."""
+    board = line.board
+    midgame = line.evaluation
+    endgame = line.endgame
+    offset = midgame.shape[0] // 2
+    early = 0.0
+    late = 0.0
+    weight = 0
+    for sq in range(board.shape[0]):
+        cell = board[sq]
+        if cell != 0:
+            early += midgame[cell + offset, sq]
+            late += endgame[cell + offset, sq]
+            weight += PHASE_WEIGHTS_ARRAY[abs(cell)]
+    return early, late, weight
+
+
+@njit(cache=True, inline="always")
+def _blend(early, late, weight, player):
+    """The tables' value for `player` at phase min(weight, PHASE_MAX) (chesslike.tapered_sum:
+    the same operations in the same order)."""
+    phase = min(weight, PHASE_MAX)
+    value = (phase * early + (PHASE_MAX - phase) * late) / PHASE_MAX
+    return value if player == 0 else -value
 
 
 @njit(cache=True, inline="always")
@@ -181,7 +248,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
             return 0.0
         return _static(line, player)
     if depth <= 0:
-        return _quiet(line, tables, player, plies, alpha, beta, ply, mode)
+        return _quiet(line, tables, player, plies, line.keys[top], alpha, beta, ply, mode)
 
     key = line.keys[top]
     slot = probe(tables, key)
@@ -193,11 +260,13 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # Near the leaves, off the principal variation, not in check, the cap out of reach:
         # futility (far enough above beta, cut; far enough below alpha, try no quiet move)
         # and late-move pruning (the last quiet moves are not tried).
-        # The static value is computed once, by the first of them that needs it.
+        # The static value is computed once, by the first of them that needs it, from the
+        # node's own moves (generated first: the activity term counts them).
+        n = _pseudo(board, player, moves[ply])
         static = np.nan
         if engine and not line.checks[top] and plies + depth < max_plies and \
-                shallow_scout(ply, depth, alpha, beta):
-            static = _static(line, player)
+                shallow_scout(mode, ply, depth, alpha, beta):
+            static = _static_after(line, player, moves[ply], n)
             cut, value, futile, searched_at_most = scout_pruning(
                 mode, static, FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
@@ -206,19 +275,19 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                (_static(line, player) if np.isnan(static) else static) >= beta and \
+                (_static_after(line, player, moves[ply], n) if np.isnan(static)
+                 else static) >= beta and \
                 null_move_allowed(board, player):
             child = top + 1
             line.keys[child] = key ^ SIDE_KEY
             line.checks[child] = False
             value = -_node(line, tables, 1 - player, plies + 1, child, child,
-                           depth - 1 - null_reduction(depth), -beta, -below(beta), ply + 1,
+                           depth - 1 - null_reduction(mode, depth), -beta, -below(beta), ply + 1,
                            max_plies, mode | AFTER_NULL)
             if tables.counters[STOPPED]:
                 return 0.0
             if value >= beta:
                 return beta if value >= 0.5 * WIN_VALUE else value
-        n = _pseudo(board, player, moves[ply])
         score_moves(board, moves, ply, n, 90, slot, tables, ORDER_VALUES)
     mode &= ~AFTER_NULL
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
@@ -284,11 +353,19 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
 
 
 @njit(cache=True)
-def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
-    """Quiescence search: the side to move may stand pat on the evaluation or capture; in
-    check it must answer, with any legal move. Without a legal move it has lost."""
+def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
+    """Quiescence search of the position with Zobrist `key`: the side to move may stand pat
+    on the evaluation or capture; in check it must answer, with any legal move. Without a
+    legal move it has lost. With QUIET_TABLE its values go in the transposition table as
+    searches of depth 0 (never over a deeper entry), and cut off there as the table does."""
     if count_node(tables):
         return 0.0
+    slot = -1
+    if mode & QUIET_TABLE:
+        slot = probe(tables, key)
+        if table_cutoff(tables, slot, 0, alpha, beta):
+            return tables.table[slot].value
+    alpha0 = alpha
     board = line.board
     general = general_square(board, player)
     checked = _attacked(board, general, player)
@@ -304,16 +381,26 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
                 return _lost(plies)
             if is_safe(board, player, general, moves[ply, i, 0], moves[ply, i, 1]):
                 break
-        best = _static(line, player)
+        # The static value from the tables' parts, kept for delta pruning's gains below.
+        evaluation = line.evaluation
+        endgame = line.endgame
+        tapered = endgame.shape[0] > 0
+        early = late = 0.0
+        weight = 0
+        if tapered:
+            early, late, weight = _table_parts(line)
+            table_now = _blend(early, late, weight, player)
+        else:
+            table_now = evaluate(board, evaluation, player)
+        best = table_now + _activity_for(line, player, moves[ply], n)
         if best >= beta:
             return best
         alpha = max(alpha, best)
         # Delta pruning: a capture after which even standing pat stays at or below alpha
         # (the table's part of the evaluation is a sum, so the capture's gain there is exact:
-        # the victim's entry and the mover's change of square; a change of the activity
-        # term is left out) is not tried, unless it gives check (the reply must then answer
-        # it, not stand pat).
-        evaluation = line.evaluation
+        # the victim's entry, the mover's change of square and, blending two tables, the
+        # phase the victim takes with it; a change of the activity term is left out) is not
+        # tried, unless it gives check (the reply must then answer it, not stand pat).
         sign = 1 if player == 0 else -1
         stand_pat = best
         captures = 0
@@ -324,8 +411,17 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
                 continue
             if mode & FUTILE:
                 mover = board[frm] + 7
-                gain = sign * (evaluation[mover, to] - evaluation[mover, frm]
-                               - evaluation[board[to] + 7, to])
+                victim = board[to] + 7
+                if tapered:
+                    gain = _blend(early + evaluation[mover, to] - evaluation[mover, frm]
+                                  - evaluation[victim, to],
+                                  late + endgame[mover, to] - endgame[mover, frm]
+                                  - endgame[victim, to],
+                                  weight - PHASE_WEIGHTS_ARRAY[abs(board[to])],
+                                  player) - table_now
+                else:
+                    gain = sign * (evaluation[mover, to] - evaluation[mover, frm]
+                                   - evaluation[victim, to])
                 if stand_pat + gain <= alpha:
                     captured = play(board, frm, to)
                     checks = in_check(board, 1 - player)
@@ -339,8 +435,9 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
             moves[ply, captures, 1] = to
             captures += 1
         n = captures
-    score_moves(board, moves, ply, n, 90, -1, tables, ORDER_VALUES)
+    score_moves(board, moves, ply, n, 90, slot, tables, ORDER_VALUES)
     legal = 0
+    best_move = -1
     for i in range(n):
         pick(moves, ply, i, n)
         frm = moves[ply, i, 0]
@@ -354,16 +451,22 @@ def _quiet(line, tables, player, plies, alpha, beta, ply, mode):
                 _attacked(board, to, player) and not in_check(board, 1 - player):
             take_back(board, frm, to, captured)  # a defended victim worth less: lost
             continue
-        value = -_quiet(line, tables, 1 - player, plies + 1, -beta, -alpha, ply + 1, mode)
+        child_key = next_key(key, board[to], frm, to, captured)
+        value = -_quiet(line, tables, 1 - player, plies + 1, child_key, -beta, -alpha,
+                        ply + 1, mode)
         take_back(board, frm, to, captured)
         if tables.counters[STOPPED]:
             return 0.0
-        best = max(best, value)
+        if value > best:
+            best = value
+            best_move = frm * 90 + to
         alpha = max(alpha, value)
         if alpha >= beta:
             break
     if checked and legal == 0:
         return _lost(plies)
+    if mode & QUIET_TABLE and tables.table[key & (tables.table.shape[0] - 1)].depth <= 0:
+        store_node(tables, key, 0, best, alpha0, beta, best_move)
     return best
 
 
@@ -374,13 +477,19 @@ class XiangqiSearch(SearchMemory):
     futility_margin = FUTILITY_MARGIN
     prunes_late = True
     exchanges = True
+    quiet_table = True
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray,
-                 activity_weights: np.ndarray | None = None) -> None:
+                 activity_weights: np.ndarray | None = None,
+                 endgame: np.ndarray | None = None) -> None:
         """`evaluation`: the leaves' table (EVALUATION's layout: chesslike.signed_table);
-        `activity_weights`: the activity term's (`activity`; None or all 0: none)."""
+        `activity_weights`: the activity term's (`activity`; None or all 0: none); `endgame`:
+        the endgame table the phase blends with `evaluation` (the same layout; None: none)."""
         super().__init__(SQUARES, MAX_MOVES, quiescence)
         self.evaluation = np.ascontiguousarray(evaluation, dtype=np.float64)
+        self.endgame_table = (np.zeros((0, SQUARES)) if endgame is None
+                              else np.ascontiguousarray(endgame, dtype=np.float64))
+        """`endgame` (SearchMemory's `endgame` is the end-game solver's setting)."""
         self.activity = (np.zeros(0) if activity_weights is None or not activity_weights.any()
                          else np.ascontiguousarray(activity_weights, dtype=np.float64))
         self.scratch = np.zeros((MAX_MOVES, 3), dtype=np.int64)
@@ -398,7 +507,7 @@ class XiangqiSearch(SearchMemory):
         checks = np.zeros(keys.shape[0], dtype=np.bool_)
         checks[:top + 1] = state.checks
         line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves, self.evaluation,
-                    self.activity, self.scratch, self.counts)
+                    self.endgame_table, self.activity, self.scratch, self.counts)
 
         def window_search(alpha: float, beta: float) -> float:
             # The Python root searches each move with (best so far, +inf) and keeps the first
@@ -412,7 +521,7 @@ class XiangqiSearch(SearchMemory):
 def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes (`positional`,
     `tuned`), else None."""
-    from .heuristics import ACTIVITY, material_and_position, parameters, tuned
+    from .heuristics import ACTIVITY, ENDGAME, material_and_position, parameters, tuned
 
     named = {material_and_position: "positional", tuned: "tuned"}
     name = named.get(game.evaluators.get(evaluator))
@@ -420,7 +529,8 @@ def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | N
         return None
     table = parameters(name)
     return XiangqiSearch(quiescence, signed_table(table[:ACTIVITY], ROWS, COLS),
-                         table[ACTIVITY, :ZONE + 1])
+                         table[ACTIVITY, :ZONE + 1],
+                         signed_table(table[ENDGAME:], ROWS, COLS) if name == "tuned" else None)
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
