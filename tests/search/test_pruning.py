@@ -18,9 +18,9 @@ from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
 from boardlab.games.alphabeta import (DEEP_NULL, ENGINE, FUTILE, KILLER, LOG_REDUCE, NO_LIMIT,
-                                      NULL, PRUNE_LATE, QUIET_TABLE, REDUCE, SCOUT_SHIFT, SEE,
-                                      STOPPED, late_move_count, late_reduction, null_reduction,
-                                      shallow_scout)
+                                      NULL, PRUNE_LATE, QUIET_CHECKS, QUIET_TABLE, REDUCE,
+                                      SCOUT_SHIFT, SEE, STOPPED, late_move_count, late_reduction,
+                                      null_reduction, shallow_scout)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -294,6 +294,11 @@ def test_the_settings_reach_the_compiled_search():
                           game).kernel.mode & QUIET_TABLE
     with pytest.raises(ValueError, match="scout_depth"):
         make_agent("minimax:quiescence=true,scout_depth=16", game)
+    assert make_agent("minimax:quiescence=true,quiet_checks=true",
+                      make_game("xiangqi")).kernel.mode & QUIET_CHECKS
+    assert not make_agent("minimax:quiescence=true,quiet_checks=true",  # Xiangqi's alone
+                          game).kernel.mode & QUIET_CHECKS
+
     assert make_agent("minimax:quiescence=true,log_lmr=true", game).kernel.mode & LOG_REDUCE
     assert not make_agent("minimax:quiescence=true,log_lmr=true,lmr=false",
                           game).kernel.mode & LOG_REDUCE
@@ -379,3 +384,28 @@ def test_a_stopped_iteration_names_only_a_move_it_proved_better(name):
                 proved += 1
                 assert alone(actions[search.partial_best]) > alone(actions[0])
     assert proved > 0, "no stopped call proved a move: the test saw nothing"
+
+
+def test_quiet_checks_find_a_mate_behind_the_horizon():
+    # At depth 1 the quiescence search's captures miss a mate in two by quiet checks; with
+    # `quiet_checks` its first ply tries them and finds what depth 3 finds (a seeded random
+    # game's position).
+    state = make_game("xiangqi").state_from_text(
+        "1nba1kb2/5r3/4r4/4p3C/2P6/p5P2/4P3P/4B2R1/1c2N2C1/1RBAKc1N1 w - - 0 37")
+    plain = decide("minimax:depth=1,quiescence=true", state)
+    checks = decide("minimax:depth=1,quiescence=true,quiet_checks=true", state)
+    assert plain[1] < 1000 and checks[1] > 999_000
+    assert checks == decide("minimax:depth=3,quiescence=true", state)
+
+
+def test_quiet_checks_keep_the_move_on_tactical_positions():
+    # They look further (a check that wins material, or mates, past the horizon), so values
+    # may change; the moves stay those of the plain search, unless a win is found.
+    game = make_game("xiangqi")
+    for depth in (2, 3):
+        for text in XIANGQI_TACTICS:
+            state = game.state_from_text(text)
+            spec = f"minimax:depth={depth},quiescence=true,eval=minimax,{OFF}"
+            reference = decide(spec, state)
+            found = decide(f"{spec},quiet_checks=true", state)
+            assert found[0] == reference[0] or found[1] > 999_000, (depth, text, found)

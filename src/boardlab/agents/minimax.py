@@ -33,8 +33,8 @@ from typing import Any
 from ..core.agent import Agent, Clock
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
                               LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
-                              LOWER, NULL_MOVE, QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE,
-                              UPPER, WIN_VALUE)
+                              LOWER, NULL_MOVE, QUIET_CHECKS_USE, QUIET_TABLE_USE, SCOUT_DEPTH,
+                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -125,6 +125,9 @@ class MinimaxSettings:
     quiet_table: bool = QUIET_TABLE_USE
     """With `quiescence=true`: the quiescence search reads and writes the transposition
     table (as searches of depth 0), in the games whose search offers it."""
+    quiet_checks: bool = QUIET_CHECKS_USE
+    """With `quiescence=true`: the quiescence search's first ply also tries quiet moves that
+    give check, in the games whose search offers it."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -201,7 +204,8 @@ class MinimaxAgent(Agent):
                           futility=settings.futility, lmp=settings.lmp,
                           log_lmr=settings.log_lmr, see=settings.see,
                           deep_null=settings.deep_null, scout_depth=settings.scout_depth,
-                          quiet_table=settings.quiet_table)
+                          quiet_table=settings.quiet_table,
+                          quiet_checks=settings.quiet_checks)
             return search
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 

@@ -41,6 +41,9 @@ agent's `scout_depth`): nodes at most this many plies from the leaves."""
 QUIET_TABLE_USE = False
 """The quiescence searches' use of the transposition table by default (the minimax agent's
 `quiet_table`), in the games whose search offers it."""
+QUIET_CHECKS_USE = False
+"""The quiescence searches' quiet checks at their first ply by default (the minimax agent's
+`quiet_checks`), in the games whose search offers them."""
 STATIC_EXCHANGE = False
 """The quiescence searches' static exchange pruning by default (the minimax agent's `see`, in
 the games whose search offers it): off, as measured (docs/speed.md#engine-search-ablation)."""

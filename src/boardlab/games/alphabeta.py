@@ -43,8 +43,8 @@ from numba import njit
 
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
                               LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
-                              LOWER, NULL_MOVE, QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE,
-                              UPPER, WIN_VALUE)
+                              LOWER, NULL_MOVE, QUIET_CHECKS_USE, QUIET_TABLE_USE, SCOUT_DEPTH,
+                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -59,16 +59,17 @@ number of root moves (in moves[0]), the index of the best of them, the index of 
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
 of `SearchMemory.stop_at` while a search runs)."""
-ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE = (
-    1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+(ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE,
+ QUIET_CHECKS, FIRST_QUIET) = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, (set
 by the search itself) this node is the reply to a null move, which may not pass again,
 futility pruning on, late-move pruning on, reductions that grow with the logarithms of
 depth and move number, the quiescence search's static exchange pruning (a capture by a
 piece worth more than its victim, on a defended square, is not tried), a null move's
-reduction that grows with depth (`null_reduction`), and the quiescence search's use of the
-transposition table."""
+reduction that grows with depth (`null_reduction`), the quiescence search's use of the
+transposition table, quiet checks at the quiescence search's first ply, and (set by the
+search itself) this node is that first ply."""
 SCOUT_SHIFT = 16
 """`mode >> SCOUT_SHIFT` is the scout depth: futility and late-move pruning apply at nodes
 at most that many plies from the leaves (`shallow_scout`; the minimax agent's
@@ -131,6 +132,9 @@ class SearchMemory:
     quiet_table = False
     """Whether the game's quiescence search can use the transposition table (then
     `configure(quiet_table=False)` switches it off)."""
+    checks_in_quiescence = False
+    """Whether the game's quiescence search can try quiet checks at its first ply (then
+    `configure(quiet_checks=True)` switches it on)."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -154,7 +158,8 @@ class SearchMemory:
                   futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING,
                   log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS,
                   see: bool = STATIC_EXCHANGE, deep_null: bool = DEEP_NULL_MOVE,
-                  scout_depth: int = SCOUT_DEPTH, quiet_table: bool = QUIET_TABLE_USE) -> None:
+                  scout_depth: int = SCOUT_DEPTH, quiet_table: bool = QUIET_TABLE_USE,
+                  quiet_checks: bool = QUIET_CHECKS_USE) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -167,6 +172,7 @@ class SearchMemory:
                      | (SEE if see and self.exchanges else 0)
                      | (DEEP_NULL if deep_null and null_move else 0)
                      | (QUIET_TABLE if quiet_table and self.quiet_table else 0)
+                     | (QUIET_CHECKS if quiet_checks and self.checks_in_quiescence else 0)
                      | scout_depth << SCOUT_SHIFT
                      if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0

@@ -48,8 +48,8 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, ENGINE, FUTILE, KILLER, MAX_PLY, QUIET_TABLE, ROOT_MOVES,
-                         SEE, STOPPED,
+from ..alphabeta import (AFTER_NULL, ENGINE, FIRST_QUIET, FUTILE, KILLER, MAX_PLY, QUIET_CHECKS,
+                         QUIET_TABLE, ROOT_MOVES, SEE, STOPPED,
                          SearchMemory, above, below, count_node, evaluate, late_reduction,
                          null_move_worth, null_reduction, pick, probe, reduces, score_moves,
                          scout_pruning, shallow_scout, store_node, table_cutoff, take_value)
@@ -248,7 +248,8 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
             return 0.0
         return _static(line, player)
     if depth <= 0:
-        return _quiet(line, tables, player, plies, line.keys[top], alpha, beta, ply, mode)
+        return _quiet(line, tables, player, plies, line.keys[top], alpha, beta, ply,
+                      mode | FIRST_QUIET if mode & QUIET_CHECKS else mode)
 
     key = line.keys[top]
     slot = probe(tables, key)
@@ -408,6 +409,17 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
             frm = moves[ply, i, 0]
             to = moves[ply, i, 1]
             if board[to] == 0:
+                if not mode & FIRST_QUIET:
+                    continue
+                # The first ply also tries quiet moves that give check: a mate or a check
+                # that wins material past the horizon is seen.
+                play(board, frm, to)
+                checks = in_check(board, 1 - player)
+                take_back(board, frm, to, 0)
+                if checks:
+                    moves[ply, captures, 0] = frm
+                    moves[ply, captures, 1] = to
+                    captures += 1
                 continue
             if mode & FUTILE:
                 mover = board[frm] + 7
@@ -453,7 +465,7 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
             continue
         child_key = next_key(key, board[to], frm, to, captured)
         value = -_quiet(line, tables, 1 - player, plies + 1, child_key, -beta, -alpha,
-                        ply + 1, mode)
+                        ply + 1, mode & ~FIRST_QUIET)
         take_back(board, frm, to, captured)
         if tables.counters[STOPPED]:
             return 0.0
@@ -478,6 +490,7 @@ class XiangqiSearch(SearchMemory):
     prunes_late = True
     exchanges = True
     quiet_table = True
+    checks_in_quiescence = True
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray,
                  activity_weights: np.ndarray | None = None,
