@@ -112,6 +112,12 @@ def test_version_and_help_point_to_what_exists():
     assert "000 Jungle dark chess, 001 Reversi, 002 Sequence" in agents
 
 
+def test_python_dash_m_boardlab_is_the_command():
+    result = subprocess.run([sys.executable, "-m", "boardlab", "games"], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0 and "xiangqi" in result.stdout
+
+
 def test_perft_counts_chance_outcomes_as_branches():
     result = run("perft", "jungle", "--depth", "2")
     assert result.returncode == 0, result.stderr

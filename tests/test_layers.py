@@ -20,7 +20,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "boardlab"
 
 LAYER_OF = {"core": "core", "render": "render", "games": "games", "agents": "agents",
             "learn": "learn", "arena": "arena", "cli": "cli", "web": "web",
-            "interop": "interop", "bench": "bench", "templates": "cli", "testing": "testing"}
+            "interop": "interop", "bench": "bench", "templates": "cli", "testing": "testing",
+            "__main__": "cli"}
 """First part of a module name below `boardlab` -> its layer; the faces are four layers
 (`templates/`, the files `boardlab new-game` writes, belongs to the command line); the
 contract kit a game package runs on itself (`testing.py`) is a face too."""

@@ -17,10 +17,11 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import (DEEP_NULL, ENGINE, FUTILE, KILLER, LOG_REDUCE, NO_LIMIT,
-                                      NULL, PRUNE_LATE, QUIET_CHECKS, QUIET_TABLE, REDUCE,
-                                      SCOUT_SHIFT, SEE, STOPPED, late_move_count, late_reduction,
-                                      null_reduction, shallow_scout)
+from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, ENGINE, FUTILE, KILLER, LOG_REDUCE,
+                                      MALUS, NO_LIMIT, NULL, PRUNE_LATE, QUIET_CHECKS,
+                                      QUIET_TABLE, REDUCE, SCOUT_SHIFT, SEE, STOPPED,
+                                      late_move_count, late_reduction, new_tables,
+                                      null_reduction, punish_quiets, shallow_scout)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -39,7 +40,12 @@ VARIANTS = ("null_move=true,lmr=false,aspiration=false,futility=false,lmp=false"
             "null_move=false,lmr=false,aspiration=false,futility=false,lmp=false,"
             "quiet_table=true",
             "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true",
-            "null_move=true,lmr=true,log_lmr=true,aspiration=true,futility=true,lmp=true")
+            "null_move=true,lmr=true,log_lmr=true,aspiration=true,futility=true,lmp=true",
+            "null_move=false,lmr=true,aspiration=false,futility=false,lmp=false,"
+            "history_malus=true")
+# (With all the pruning on, `history_malus` reorders quiet moves so that late-move pruning
+# drops a refutation: at depth 4, 'r1bakabnr/9/nc2c4/p1p1p1pC1/8p/6P2/P1P1P3P/1C7/9/RNBAKABNR
+# w' plays b2a2 for 9 instead of h6e6 for 7, docs/speed.md; it stays off by default.)
 
 # Positions of seeded random games where the engine without pruning finds a forced win (depth
 # 4 in MiniChess, 3 in Xiangqi) or wins material by a capture; and a mate in one.
@@ -268,6 +274,29 @@ def test_log_shaped_reductions_grow_with_depth_and_move_number_and_keep_a_ply():
     assert late_reduction(log, 63, 63, 0) == int(0.5 + np.log(63) ** 2 / 2)
 
 
+def test_the_history_malus_reduces_moves_that_failed_one_ply_more():
+    assert late_reduction(REDUCE | MALUS, 6, 5, -1) == late_reduction(REDUCE, 6, 5, -1) + 1 == 2
+    assert late_reduction(REDUCE | MALUS, 6, 5, 0) == 1  # no worse than never tried
+    assert late_reduction(REDUCE | MALUS, 5, 5, -1) == 1  # not near the leaves
+    assert late_reduction(REDUCE | MALUS | LOG_REDUCE, 6, 60, -1) <= 5  # one ply left at least
+    assert late_reduction(REDUCE | MALUS, 10, 30, KILLER) == 0
+
+
+def test_the_history_malus_takes_from_the_quiet_moves_tried_before_a_cutoff():
+    tables = new_tables(30)
+    moves = np.zeros((4, 8, 3), dtype=np.int64)
+    # At ply 1: a capture, two quiet moves, then the quiet move that cut off.
+    for i, (frm, to, score) in enumerate([(0, 1, CAPTURE), (2, 3, 5), (4, 5, 0), (6, 7, 0)]):
+        moves[1, i] = (frm, to, score)
+    punish_quiets(tables, moves, 1, 3, 30, 4, ENGINE)  # the bit off: nothing
+    assert not tables.history.any()
+    punish_quiets(tables, moves, 1, 3, 30, 4, ENGINE | MALUS)
+    assert tables.history[2 * 30 + 3] == tables.history[4 * 30 + 5] == -16
+    assert tables.history[1] == 0 and tables.history[6 * 30 + 7] == 0  # the capture, the cut
+    punish_quiets(tables, moves, 0, 3, 30, 4, ENGINE | MALUS)  # the root's order is its own
+    assert tables.history.sum() == -32
+
+
 def test_a_deep_null_move_reduction_grows_with_depth():
     assert [null_reduction(NULL, d) for d in (2, 6, 7, 12)] == [2, 2, 3, 3]
     assert [null_reduction(NULL | DEEP_NULL, d) for d in (2, 4, 8, 12)] == [3, 4, 5, 6]
@@ -298,6 +327,8 @@ def test_the_settings_reach_the_compiled_search():
                       make_game("xiangqi")).kernel.mode & QUIET_CHECKS
     assert not make_agent("minimax:quiescence=true,quiet_checks=true",  # Xiangqi's alone
                           game).kernel.mode & QUIET_CHECKS
+    assert make_agent("minimax:quiescence=true,history_malus=true", game).kernel.mode & MALUS
+    assert not agent.kernel.mode & MALUS
 
     assert make_agent("minimax:quiescence=true,log_lmr=true", game).kernel.mode & LOG_REDUCE
     assert not make_agent("minimax:quiescence=true,log_lmr=true,lmr=false",

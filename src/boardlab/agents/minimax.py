@@ -32,9 +32,9 @@ from typing import Any
 
 from ..core.agent import Agent, Clock
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
-                              LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
-                              LOWER, NULL_MOVE, QUIET_CHECKS_USE, QUIET_TABLE_USE, SCOUT_DEPTH,
-                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              HISTORY_MALUS_USE, LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS,
+                              LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, QUIET_CHECKS_USE,
+                              QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -128,6 +128,10 @@ class MinimaxSettings:
     quiet_checks: bool = QUIET_CHECKS_USE
     """With `quiescence=true`: the quiescence search's first ply also tries quiet moves that
     give check, in the games whose search offers it."""
+    history_malus: bool = HISTORY_MALUS_USE
+    """With `quiescence=true`: the quiet moves tried before one that cuts off lose history
+    (the depth squared that a cutoff earns), and with `lmr` a late quiet move whose history
+    is below 0 is reduced one ply more."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -205,7 +209,8 @@ class MinimaxAgent(Agent):
                           log_lmr=settings.log_lmr, see=settings.see,
                           deep_null=settings.deep_null, scout_depth=settings.scout_depth,
                           quiet_table=settings.quiet_table,
-                          quiet_checks=settings.quiet_checks)
+                          quiet_checks=settings.quiet_checks,
+                          history_malus=settings.history_malus)
             return search
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 

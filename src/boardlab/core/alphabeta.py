@@ -44,6 +44,10 @@ QUIET_TABLE_USE = False
 QUIET_CHECKS_USE = False
 """The quiescence searches' quiet checks at their first ply by default (the minimax agent's
 `quiet_checks`), in the games whose search offers them."""
+HISTORY_MALUS_USE = False
+"""The engine searches' history malus by default (the minimax agent's `history_malus`): quiet
+moves tried before a cutoff lose history, and late ones with history below 0 are reduced a
+ply more (games/alphabeta.py `punish_quiets`)."""
 STATIC_EXCHANGE = False
 """The quiescence searches' static exchange pruning by default (the minimax agent's `see`, in
 the games whose search offers it): off, as measured (docs/speed.md#engine-search-ablation)."""

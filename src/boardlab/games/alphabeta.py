@@ -42,9 +42,9 @@ import numpy as np
 from numba import njit
 
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
-                              LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
-                              LOWER, NULL_MOVE, QUIET_CHECKS_USE, QUIET_TABLE_USE, SCOUT_DEPTH,
-                              STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              HISTORY_MALUS_USE, LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS,
+                              LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, QUIET_CHECKS_USE,
+                              QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -60,7 +60,7 @@ root move whose search raised alpha (-1: none yet), the best move an unfinished 
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
 of `SearchMemory.stop_at` while a search runs)."""
 (ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE,
- QUIET_CHECKS, FIRST_QUIET) = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048)
+ QUIET_CHECKS, FIRST_QUIET, MALUS) = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, (set
 by the search itself) this node is the reply to a null move, which may not pass again,
@@ -68,8 +68,10 @@ futility pruning on, late-move pruning on, reductions that grow with the logarit
 depth and move number, the quiescence search's static exchange pruning (a capture by a
 piece worth more than its victim, on a defended square, is not tried), a null move's
 reduction that grows with depth (`null_reduction`), the quiescence search's use of the
-transposition table, quiet checks at the quiescence search's first ply, and (set by the
-search itself) this node is that first ply."""
+transposition table, quiet checks at the quiescence search's first ply, (set by the
+search itself) this node is that first ply, and the history malus (`punish_quiets`: quiet
+moves tried before the one that cut off lose history, and a late quiet move whose history
+is below 0 is reduced one ply more)."""
 SCOUT_SHIFT = 16
 """`mode >> SCOUT_SHIFT` is the scout depth: futility and late-move pruning apply at nodes
 at most that many plies from the leaves (`shallow_scout`; the minimax agent's
@@ -79,6 +81,9 @@ NULL_MOVE_MIN_DEPTH = 2
 REDUCE_MIN_DEPTH, REDUCE_FROM_MOVE = 3, 3
 """Late-move reductions from this remaining depth, for moves from this index of the order
 (the first, the table's move, captures and killers are never reduced)."""
+MALUS_MIN_DEPTH = 6
+"""The history malus' extra ply of reduction from this remaining depth (at 4 it changed the
+move of a tactical position of tests/search/test_pruning.py)."""
 LOG_REDUCTIONS = np.array([[0 if d < 1 or i < 1 else int(0.5 + np.log(d) * np.log(i) / 2)
                             for i in range(64)] for d in range(64)], dtype=np.int64)
 """LOG_REDUCTIONS[depth, move index]: the plies a log-shaped late-move reduction takes off,
@@ -159,7 +164,8 @@ class SearchMemory:
                   log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS,
                   see: bool = STATIC_EXCHANGE, deep_null: bool = DEEP_NULL_MOVE,
                   scout_depth: int = SCOUT_DEPTH, quiet_table: bool = QUIET_TABLE_USE,
-                  quiet_checks: bool = QUIET_CHECKS_USE) -> None:
+                  quiet_checks: bool = QUIET_CHECKS_USE,
+                  history_malus: bool = HISTORY_MALUS_USE) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -173,6 +179,7 @@ class SearchMemory:
                      | (DEEP_NULL if deep_null and null_move else 0)
                      | (QUIET_TABLE if quiet_table and self.quiet_table else 0)
                      | (QUIET_CHECKS if quiet_checks and self.checks_in_quiescence else 0)
+                     | (MALUS if history_malus else 0)
                      | scout_depth << SCOUT_SHIFT
                      if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
@@ -344,13 +351,18 @@ def reduces(mode, depth):
 def late_reduction(mode, depth, index, score):
     """Plies to take off the search of move `index` (ordering `score`) at a node `depth` deep:
     1 for a quiet move (not the table's, no capture, no killer) from REDUCE_FROM_MOVE on, 2
-    from six moves later at depth 6 or more; 0 where the engine asks for no reductions. The
-    game adds its own exceptions (checks)."""
+    from six moves later at depth 6 or more (LOG_REDUCE: LOG_REDUCTIONS), one more with MALUS
+    for a move whose history is below 0 from MALUS_MIN_DEPTH on, never more than depth - 1;
+    0 where the engine asks for no reductions. The game adds its own exceptions (checks)."""
     if not reduces(mode, depth) or index < REDUCE_FROM_MOVE or score >= KILLER:
         return 0
     if mode & LOG_REDUCE:
-        return max(1, min(LOG_REDUCTIONS[min(depth, 63), min(index, 63)], depth - 1))
-    return 2 if depth >= 6 and index >= REDUCE_FROM_MOVE + 6 else 1
+        plies = max(1, LOG_REDUCTIONS[min(depth, 63), min(index, 63)])
+    else:
+        plies = 2 if depth >= 6 and index >= REDUCE_FROM_MOVE + 6 else 1
+    if mode & MALUS and score < 0 and depth >= MALUS_MIN_DEPTH:
+        plies += 1  # a move that failed where others cut off
+    return min(plies, depth - 1)
 
 
 # --- transposition table -------------------------------------------------------------------------
@@ -456,6 +468,18 @@ def take_value(tables, ply, i, move, value, best, best_move, alpha, beta, depth,
             killers[ply, 0] = move
         tables.history[move] += depth * depth
     return best, best_move, alpha, cut
+
+
+@njit(cache=True, inline="always")
+def punish_quiets(tables, moves, ply, i, squares, depth, mode):
+    """With the MALUS bit, after move i of a node below the root cut off: each quiet move
+    tried before it (ordering score under KILLER) loses the depth**2 that a cutoff earns, so
+    that history ranks the quiet moves that fail as well as those that cut (Stockfish's
+    history bonus and malus) and `late_reduction` can reduce the failing ones further."""
+    if mode & MALUS and ply > 0:
+        for j in range(i):
+            if moves[ply, j, 2] < KILLER:
+                tables.history[moves[ply, j, 0] * squares + moves[ply, j, 1]] -= depth * depth
 
 
 # --- evaluation ----------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
 from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, ROOT_MOVES, SEE,
                          STOPPED, SearchMemory, above, below, count_node, evaluate,
-                         late_reduction, null_move_worth, null_reduction, pick, probe, reduces,
+                         late_reduction, null_move_worth, null_reduction, pick, probe,
+                         punish_quiets, reduces,
                          score_moves, scout_pruning, shallow_scout, store_node, table_cutoff,
                          take_value)
 from ..chesslike import signed_table
@@ -314,6 +315,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
         best, best_move, alpha, cut = take_value(tables, ply, i, frm * 30 + to, value, best,
                                                  best_move, alpha, beta, depth, captured == 0)
         if cut:
+            punish_quiets(tables, moves, ply, i, 30, depth, mode)
             break
     store_node(tables, key, depth, best, alpha0, beta, best_move)
     return best

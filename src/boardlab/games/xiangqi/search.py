@@ -51,7 +51,8 @@ from ...core.kernelcache import fresh_cache
 from ..alphabeta import (AFTER_NULL, ENGINE, FIRST_QUIET, FUTILE, KILLER, MAX_PLY, QUIET_CHECKS,
                          QUIET_TABLE, ROOT_MOVES, SEE, STOPPED,
                          SearchMemory, above, below, count_node, evaluate, late_reduction,
-                         null_move_worth, null_reduction, pick, probe, reduces, score_moves,
+                         null_move_worth, null_reduction, pick, probe, punish_quiets, reduces,
+                         score_moves,
                          scout_pruning, shallow_scout, store_node, table_cutoff, take_value)
 from ..chesslike import piece_square_parameters, signed_table
 from .actions import ACTION_FROM, ACTION_TO
@@ -346,6 +347,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         best, best_move, alpha, cut = take_value(tables, ply, i, frm * 90 + to, value, best,
                                                  best_move, alpha, beta, depth, captured == 0)
         if cut:
+            punish_quiets(tables, moves, ply, i, 90, depth, mode)
             break
     if legal == 0:
         return _lost(plies)  # checkmate or stalemate: both lose in xiangqi
