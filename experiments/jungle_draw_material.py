@@ -1,0 +1,60 @@
+"""How do an agent's Jungle games end? The pieces each side has left, by result.
+
+Replays every game of the agent in an arena results store to its last position and counts
+the games by (result, the agent's pieces, the opponent's pieces), face-down pieces included.
+A draw where the agent is ahead is one it could not convert before the no-progress rule:
+
+    boardlab arena jungle greedy "dqn:weights=none,reward=potential,lookahead=2,leaf_weight=0" \
+        --games 100 --workers 2 --db silent.sqlite
+    python experiments/jungle_draw_material.py silent.sqlite \
+        "dqn:weights=none,reward=potential,lookahead=2,leaf_weight=0"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from collections import Counter
+
+from boardlab import make_game
+
+RESULT = {1.0: "won", 0.0: "drawn", -1.0: "lost"}
+
+
+def endings(db_path: str, spec: str) -> Counter[tuple[str, int, int]]:
+    """(result, own pieces, opponent's pieces) at the end of each of `spec`'s games."""
+    found: Counter[tuple[str, int, int]] = Counter()
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute("SELECT game, seats, actions, seed FROM games").fetchall()
+    for game_spec, seats_text, actions, seed in rows:
+        seats = json.loads(seats_text)
+        if spec not in seats:
+            continue
+        seat = seats.index(spec)
+        state = make_game(game_spec).initial_state(seed)
+        for action in json.loads(actions):
+            state = state.child(action)
+        pieces = state.piece_counts()
+        found[(RESULT[state.returns()[seat]], pieces[seat], pieces[1 - seat])] += 1
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("db", help="arena results store (--db of boardlab arena)")
+    parser.add_argument("spec", help="the agent's spec as the arena named it")
+    args = parser.parse_args()
+    found = endings(args.db, args.spec)
+    for (result, own, other), count in sorted(found.items()):
+        print(f"{result:5} with {own} pieces against {other}: {count}")
+    drawn = sum(n for (result, _, _), n in found.items() if result == "drawn")
+    ahead = sum(n for (result, own, other), n in found.items()
+                if result == "drawn" and own > other)
+    last = sum(n for (result, own, other), n in found.items()
+               if result == "drawn" and own > other == 1)
+    print(f"{drawn} draws; ahead in {ahead}; ahead against a last piece in {last}")
+
+
+if __name__ == "__main__":
+    main()
