@@ -1,0 +1,153 @@
+"""Exact endings of Jungle dark chess: a few face-up hunters against the last enemy piece.
+
+When one side is down to a single piece and every piece left is face up, the game has no
+chance left and few positions: with k hunters, 56^(k+1) placements a side to move. This
+module solves them backwards (retrograde analysis, vectorised over every placement at once):
+which positions the hunters' side wins, whatever the last piece does, before the no-capture
+rule draws the game. Two things make such endings winnable that a short search rarely finds:
+every side must move (no passing), so a lone chaser corners a piece as fast as itself when
+the parity of their distance is right, and a second piece of the chaser's side changes that
+parity with a spare move.
+
+Rules as the game plays them (game.py): a piece moves one square orthogonally, onto an empty
+square or onto an enemy it captures (`pieces.can_capture`) or equals (both die); moving onto
+an enemy that would win is illegal. A side with no pieces loses, both with none is a draw,
+a side with no legal action on its turn loses, and `no_capture_limit` plies without a capture
+draw. A capture restarts the count, so when the last piece takes a hunter the ending with one
+hunter fewer starts afresh; that ending is solved first and its verdicts are read there.
+
+`solve(hunters, evader, plies, limit)` gives, for every placement, whether the hunters win
+within `plies` plies (an ending reached by a capture gets `limit`) with either side to move;
+`forced_win(state, player)` reads the verdict of a position of the game. Checked against an
+exhaustive search of the game's own `State` in tests/games/jungle/test_jungle_pursuit.py.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+
+from .game import JungleDarkState
+from .pieces import can_capture
+from .rules import COLS, HIDDEN, ROWS, SQUARES
+
+MAX_HUNTERS = 3
+"""Endings with at most this many hunters are solved (56^4 placements a side to move; four
+hunters would be 56^5, too many to hold)."""
+STEPS = np.full((SQUARES, 4), -1, dtype=np.int64)
+"""STEPS[square, direction]: the square one step up, down, left or right; -1 off the board."""
+for _square in range(SQUARES):
+    _row, _col = divmod(_square, COLS)
+    for _direction, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+        if 0 <= _row + _dr < ROWS and 0 <= _col + _dc < COLS:
+            STEPS[_square, _direction] = (_row + _dr) * COLS + _col + _dc
+
+
+class Verdicts(NamedTuple):
+    """Boolean arrays indexed by (hunter squares..., the last piece's square), in the order
+    of the hunters given to `solve`: True where the hunters' side wins within the plies."""
+
+    hunters_to_move: np.ndarray
+    evader_to_move: np.ndarray
+
+
+@functools.lru_cache(maxsize=32)
+def solve(hunters: tuple[int, ...], evader: int, plies: int, limit: int) -> Verdicts:
+    """The verdicts of every placement of face-up pieces of strengths `hunters` (one side)
+    against one of strength `evader` (the other), `plies` plies before the no-capture rule
+    draws, `limit` plies after a capture (the rule's count): placements where two pieces
+    share a square are False."""
+    k = len(hunters)
+    if not 1 <= k <= MAX_HUNTERS:
+        raise ValueError(f"pursuit: 1 to {MAX_HUNTERS} hunters, not {k}")
+    shape = (SQUARES,) * (k + 1)
+    *where, prey = np.indices(shape, dtype=np.int64)
+    valid = np.ones(shape, dtype=bool)
+    for i, square in enumerate(where):
+        valid &= square != prey
+        for other in where[i + 1:]:
+            valid &= square != other
+
+    def index(squares: list[np.ndarray]) -> np.ndarray:
+        flat = np.zeros(shape, dtype=np.int64)
+        for square in squares:
+            flat = flat * SQUARES + square
+        return flat
+
+    # The hunters' moves: a win at once, or a quiet step to a position with the evader to move.
+    hunter_moves = []
+    for i, strength in enumerate(hunters):
+        takes = can_capture(strength, evader) or (strength == evader and k > 1)
+        for direction in range(4):
+            to = STEPS[where[i], direction]
+            possible = valid & (to >= 0)
+            for j, other in enumerate(where):
+                if j != i:
+                    possible &= to != other
+            onto = possible & (to == prey)
+            step = possible & ~onto
+            after = index([to if j == i else other for j, other in enumerate(where)] + [prey])
+            hunter_moves.append((onto if takes else np.zeros(shape, bool), step,
+                                 np.where(step, after, 0)))
+    # The evader's moves: legal or not, a win for the hunters at once, or a quiet step.
+    evader_moves = []
+    for direction in range(4):
+        to = STEPS[prey, direction]
+        legal = valid & (to >= 0)
+        won = np.zeros(shape, dtype=bool)
+        step = legal.copy()
+        for j, strength in enumerate(hunters):
+            onto = legal & (to == where[j])
+            step &= ~onto
+            if strength == evader:  # both die: the hunters win if any is left
+                won |= onto & (k > 1)
+            elif can_capture(evader, strength):  # the ending with one hunter fewer, afresh
+                rest = hunters[:j] + hunters[j + 1:]
+                if rest:
+                    fewer = solve(rest, evader, limit, limit).hunters_to_move.reshape(-1)
+                    left = index([other for m, other in enumerate(where) if m != j] + [to])
+                    won |= onto & fewer[np.where(onto, left, 0)]
+            else:  # a piece that would win: the move is illegal
+                legal &= ~onto
+        after = index(list(where) + [to])
+        evader_moves.append((legal, won, step, np.where(step, after, 0)))
+    stuck = valid.copy()
+    for legal, *_ in evader_moves:
+        stuck &= ~legal
+
+    # Wins within n plies, n = 0, 1, ...: none at 0 (the position is the draw itself).
+    hunters_win = np.zeros(shape, dtype=bool)
+    evader_loses = np.zeros(shape, dtype=bool)
+    for _ in range(plies):
+        hunters_next = np.zeros(shape, dtype=bool)
+        for won, step, after in hunter_moves:
+            hunters_next |= won | (step & evader_loses.reshape(-1)[after])
+        evader_next = valid & ~stuck
+        for legal, won, step, after in evader_moves:
+            evader_next &= ~legal | won | (step & hunters_win.reshape(-1)[after])
+        hunters_win, evader_loses = hunters_next, evader_next | stuck
+    return Verdicts(hunters_win, evader_loses)
+
+
+def forced_win(state: JungleDarkState, player: int) -> bool | None:
+    """Whether `player` wins `state` whatever the other side does, before the no-capture rule
+    draws it: None unless `player` has 1 to MAX_HUNTERS pieces, the other side one, all face
+    up, and the game is not over."""
+    if state.is_terminal() or state.is_chance_node():
+        return None
+    sign = 1 if player == 0 else -1
+    own = sorted((sign * cell, square) for square, cell in enumerate(state.board)
+                 if sign * cell > 0)
+    enemy = [(-sign * cell, square) for square, cell in enumerate(state.board)
+             if sign * cell < 0]
+    if len(enemy) != 1 or not 1 <= len(own) <= MAX_HUNTERS or \
+            any(strength == HIDDEN for strength, _ in own + enemy):
+        return None
+    limit = state.game.settings.no_capture_limit
+    verdicts = solve(tuple(strength for strength, _ in own), enemy[0][0],
+                     limit - state.no_capture, limit)
+    table = (verdicts.hunters_to_move if state.current_player() == player
+             else verdicts.evader_to_move)
+    return bool(table[tuple(square for _, square in own) + (enemy[0][1],)])

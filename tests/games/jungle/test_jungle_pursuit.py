@@ -1,0 +1,101 @@
+"""The pursuit endings' verdicts (games/jungle/pursuit.py) against an exhaustive search of
+the game's own State, on a game whose no-capture rule draws after a few plies so that the
+search reaches every end, endings after a capture included."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardlab import make_game
+from boardlab.games.jungle.pursuit import forced_win, solve
+from boardlab.games.jungle.rules import COLS, SQUARES
+
+LETTERS = {1: "R", 2: "C", 3: "D", 4: "W", 5: "P", 6: "T", 7: "L", 8: "E"}
+LIMIT = 3
+GAME = make_game(f"jungle:no_capture_limit={LIMIT}")
+
+
+def position(hunters, squares, evader, evader_square, hunters_to_move, counter) -> str:
+    """Player 0 hunts with `hunters` on `squares`; player 1's last piece."""
+    cells = [""] * SQUARES
+    for strength, square in zip(hunters, squares):
+        cells[square] = LETTERS[strength]
+    cells[evader_square] = LETTERS[evader].lower()
+    ranks = []
+    for row in reversed(range(SQUARES // COLS)):
+        text, empty = "", 0
+        for cell in cells[row * COLS:(row + 1) * COLS]:
+            if cell:
+                text, empty = text + (str(empty) if empty else "") + cell, 0
+            else:
+                empty += 1
+        ranks.append(text + (str(empty) if empty else ""))
+    return f"{'/'.join(ranks)} {0 if hunters_to_move else 1} {counter} - -"
+
+
+def hunters_win(state, memo) -> bool:
+    """Player 0 wins whatever player 1 does (an exhaustive search to the game's end)."""
+    key = state.key()
+    if key not in memo:
+        if state.is_terminal():
+            memo[key] = state.returns()[0] > 0
+        else:
+            children = [hunters_win(state.child(a), memo) for a in state.legal_actions()]
+            memo[key] = any(children) if state.current_player() == 0 else all(children)
+    return memo[key]
+
+
+@pytest.mark.parametrize("hunters,evader", [
+    ((8,), 5),     # an elephant chases a leopard alone: the parity decides
+    ((7,), 7),     # lion against lion: the trade is a draw, never a win
+    ((1,), 8),     # the rat takes the elephant, which may not take it
+    ((7, 3), 6),   # the tiger eats the dog, then the lion alone goes on afresh
+    ((6, 2), 6),   # a trade of tigers leaves the cat: a win
+    ((8, 7), 3),   # a dog in a corner between two it may not take has no move: it loses
+])
+def test_the_verdicts_are_the_exhaustive_search_s(hunters, evader):
+    rng = random.Random(sum(hunters) * 10 + evader)
+    memo: dict = {}
+    wins = 0
+    corners = [s for s in range(SQUARES) if min(s % COLS, COLS - 1 - s % COLS) +
+               min(s // COLS, SQUARES // COLS - 1 - s // COLS) <= 1]
+    for _ in range(150):
+        # The last piece near a corner, the hunters near it: corners, captures and trades
+        # happen within the few plies.
+        prey = rng.choice(corners)
+        near = [s for s in range(SQUARES) if s != prey and
+                abs(s // COLS - prey // COLS) + abs(s % COLS - prey % COLS) <= 2]
+        chosen = rng.sample(near, len(hunters)) + [prey]
+        hunters_to_move = rng.random() < 0.5
+        counter = rng.randrange(LIMIT)
+        state = GAME.state_from_text(position(hunters, chosen[:-1], evader, chosen[-1],
+                                              hunters_to_move, counter))
+        verdicts = solve(hunters, evader, LIMIT - counter, LIMIT)
+        table = verdicts.hunters_to_move if hunters_to_move else verdicts.evader_to_move
+        expected = hunters_win(state, memo)
+        assert bool(table[tuple(chosen)]) == expected, state.to_text()
+        assert forced_win(state, 0) == (None if state.is_terminal() else expected)
+        wins += expected
+    assert wins or hunters == (7,)  # the positions test something
+
+
+def test_a_capture_by_the_last_piece_starts_the_count_again():
+    # The tiger, to move, may take the dog in the corner; the lion alone then needs more than
+    # one ply to corner it, and has the whole count again: the hunters still win.
+    state = GAME.state_from_text("8/8/8/8/8/2L5/Dt6 1 0 - -")
+    assert hunters_win(state, {})
+    assert forced_win(state, 0) is True
+    lion, dog, tiger = 2 * COLS + 2 - COLS, 0, 1
+    assert solve((7, 3), 6, LIMIT, LIMIT).evader_to_move[lion, dog, tiger]
+    assert not solve((7,), 6, 1, LIMIT).hunters_to_move[lion, dog]  # the dog's square
+
+
+def test_only_face_up_endings_against_one_piece_are_read():
+    game = make_game("jungle")
+    assert forced_win(game.initial_state(0), 0) is None
+    ending = game.state_from_text("8/8/8/3l4/8/8/2E1D3 0 0 - -")
+    assert forced_win(ending, 0) is not None and forced_win(ending, 1) is None
+    with pytest.raises(ValueError, match="hunters"):
+        solve((1, 2, 3, 4), 5, 40, 40)
