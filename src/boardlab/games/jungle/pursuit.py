@@ -31,19 +31,18 @@ import numpy as np
 
 from .game import JungleDarkState
 from .pieces import can_capture
-from .rules import COLS, HIDDEN, ROWS, SQUARES
+from .rules import HIDDEN, NEIGHBOURS, SQUARES
 
 MAX_HUNTERS = 3
 """Endings with at most this many hunters are solved (56^4 placements a side to move: about
-12 s and 2.1 GB at most for three hunters on this project's machine, the two-hunter endings
-below them included; four hunters would be 56^5, too many to hold)."""
+12.5 s and 2.1 GB for three hunters on this project's machine, README.md; four hunters would
+be 56^5, too many to hold)."""
 STEPS = np.full((SQUARES, 4), -1, dtype=np.int64)
-"""STEPS[square, direction]: the square one step up, down, left or right; -1 off the board."""
-for _square in range(SQUARES):
-    _row, _col = divmod(_square, COLS)
-    for _direction, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-        if 0 <= _row + _dr < ROWS and 0 <= _col + _dc < COLS:
-            STEPS[_square, _direction] = (_row + _dr) * COLS + _col + _dc
+"""STEPS[square, direction]: the neighbour in that direction (rules.NEIGHBOURS), -1 off the
+board: one array, so that a move is looked up for every placement at once."""
+for _square, _steps in enumerate(NEIGHBOURS):
+    for _direction, _neighbour in _steps:
+        STEPS[_square, _direction] = _neighbour
 
 
 class Verdicts(NamedTuple):
@@ -114,21 +113,18 @@ def solve(hunters: tuple[int, ...], evader: int, plies: int, limit: int) -> Verd
                 legal &= ~onto
         after = index(list(where) + [to])
         evader_moves.append((legal, won, step, np.where(step, after, 0)))
-    stuck = valid.copy()
-    for legal, *_ in evader_moves:
-        stuck &= ~legal
-
-    # Wins within n plies, n = 0, 1, ...: none at 0 (the position is the draw itself).
+    # Wins within n plies, n = 0, 1, ...: none at 0 (the position is the draw itself). An
+    # evader with no legal move has lost: every one of its moves is "illegal or a win".
     hunters_win = np.zeros(shape, dtype=bool)
     evader_loses = np.zeros(shape, dtype=bool)
     for _ in range(plies):
         hunters_next = np.zeros(shape, dtype=bool)
         for won, step, after in hunter_moves:
             hunters_next |= won | (step & evader_loses.reshape(-1)[after])
-        evader_next = valid & ~stuck
+        evader_next = valid.copy()
         for legal, won, step, after in evader_moves:
             evader_next &= ~legal | won | (step & hunters_win.reshape(-1)[after])
-        hunters_win, evader_loses = hunters_next, evader_next | stuck
+        hunters_win, evader_loses = hunters_next, evader_next
     return Verdicts(hunters_win, evader_loses)
 
 
