@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from boardlab import make_game
-from boardlab.games.jungle.pursuit import forced_win, solve
+from boardlab.games.jungle.pursuit import distances, forced_win, solve, win_distance
 from boardlab.games.jungle.rules import COLS, SQUARES
 
 LETTERS = {1: "R", 2: "C", 3: "D", 4: "W", 5: "P", 6: "T", 7: "L", 8: "E"}
@@ -79,6 +80,57 @@ def test_the_verdicts_are_the_exhaustive_search_s(hunters, evader):
         assert forced_win(state, 0) == (None if state.is_terminal() else expected)
         wins += expected
     assert wins or hunters == (7,)  # the positions test something
+
+
+def plies_to_win(state, hunters_left, memo) -> int | None:
+    """The fewest plies in which player 0 wins by force (an exhaustive search), None if it
+    cannot; a capture by the last piece that leaves player 0 a won ending counts as its end,
+    as the solver counts it."""
+    key = state.key()
+    if key not in memo:
+        left = state.piece_counts()[0]
+        if state.is_terminal():
+            memo[key] = 0 if state.returns()[0] > 0 else None
+        elif left < hunters_left:
+            memo[key] = 0 if hunters_win(state, {}) else None
+        else:
+            children = [plies_to_win(state.child(a), left, memo) for a in state.legal_actions()]
+            if state.current_player() == 0:
+                found = [d for d in children if d is not None]
+                memo[key] = 1 + min(found) if found else None
+            else:
+                memo[key] = None if None in children else 1 + max(children)
+    return memo[key]
+
+
+@pytest.mark.parametrize("hunters,evader", [((8,), 5), ((6, 2), 6), ((8, 7), 3), ((7, 3), 6)])
+def test_the_distances_are_the_exhaustive_search_s(hunters, evader):
+    limit = 5
+    game = make_game(f"jungle:no_capture_limit={limit}")
+    rng = np.random.default_rng(sum(hunters) * 7 + evader)
+    memo: dict = {}
+    table = distances(hunters, evader, limit)
+    for hunters_to_move, found in ((True, table.hunters_to_move),
+                                   (False, table.evader_to_move)):
+        values = set(np.unique(found).tolist())
+        assert len(values - {-1}) >= 2  # wins at more than one distance are checked
+        for value in sorted(values):
+            # Placements at each distance the solver gives (not only the few near ones),
+            # each read with the whole count and with part of it used.
+            places = np.argwhere(found == value)
+            for chosen in places[rng.choice(len(places), size=3)]:
+                squares = [int(s) for s in chosen]
+                if len(set(squares)) < len(squares):
+                    continue  # two pieces on a square: not a position
+                for counter in (0, 2):
+                    state = game.state_from_text(position(
+                        hunters, squares[:-1], evader, squares[-1], hunters_to_move, counter))
+                    if state.is_terminal():
+                        continue  # a last piece with no move has lost already
+                    expected = plies_to_win(state, len(hunters), memo)
+                    assert win_distance(state, 0) == (-1 if expected is None else expected), \
+                        state.to_text()
+                    assert value == -1 or counter or expected == value
 
 
 def test_a_capture_by_the_last_piece_starts_the_count_again():

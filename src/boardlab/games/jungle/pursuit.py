@@ -53,15 +53,41 @@ class Verdicts(NamedTuple):
     evader_to_move: np.ndarray
 
 
+class Distances(NamedTuple):
+    """Integer arrays indexed as `Verdicts`: the fewest plies in which the hunters' side wins
+    by force (its last move the win), -1 where it does not within the count."""
+
+    hunters_to_move: np.ndarray
+    evader_to_move: np.ndarray
+
+
 @functools.lru_cache(maxsize=32)
 def solve(hunters: tuple[int, ...], evader: int, plies: int, limit: int) -> Verdicts:
     """The verdicts of every placement of face-up pieces of strengths `hunters` (one side)
     against one of strength `evader` (the other), `plies` plies before the no-capture rule
     draws, `limit` plies after a capture (the rule's count): placements where two pieces
     share a square are False."""
+    found = distances(hunters, evader, limit)
+    return Verdicts(*((table >= 0) & (table <= plies)
+                      for table in (found.hunters_to_move, found.evader_to_move)))
+
+
+def distances(hunters: tuple[int, ...], evader: int, limit: int) -> Distances:
+    """The distance to a forced win of every placement (as `solve`), up to `limit` plies, the
+    no-capture count after a capture. Winning within n plies implies winning within n + 1,
+    so the verdict for any count is the distance compared with it. (A last piece left with
+    no move loses one ply after it is stuck: the no-capture rule, checked first, may draw
+    that ply.) Every ending of up to two hunters stays solved once asked (all of them:
+    about 160 MB); of three hunters (40 MB each) the last few."""
     k = len(hunters)
     if not 1 <= k <= MAX_HUNTERS:
         raise ValueError(f"pursuit: 1 to {MAX_HUNTERS} hunters, not {k}")
+    return (_solve_small if k < MAX_HUNTERS else _solve_large)(hunters, evader, limit)
+
+
+def _retrograde(hunters: tuple[int, ...], evader: int, limit: int) -> Distances:
+    """`distances`, solved: every placement at once, backwards from the wins."""
+    k = len(hunters)
     shape = (SQUARES,) * (k + 1)
     *where, prey = np.indices(shape, dtype=np.int64)
     valid = np.ones(shape, dtype=bool)
@@ -117,21 +143,36 @@ def solve(hunters: tuple[int, ...], evader: int, plies: int, limit: int) -> Verd
     # evader with no legal move has lost: every one of its moves is "illegal or a win".
     hunters_win = np.zeros(shape, dtype=bool)
     evader_loses = np.zeros(shape, dtype=bool)
-    for _ in range(plies):
+    hunters_distance = np.full(shape, -1, dtype=np.int16)
+    evader_distance = np.full(shape, -1, dtype=np.int16)
+    for ply in range(1, limit + 1):
         hunters_next = np.zeros(shape, dtype=bool)
         for won, step, after in hunter_moves:
             hunters_next |= won | (step & evader_loses.reshape(-1)[after])
         evader_next = valid.copy()
         for legal, won, step, after in evader_moves:
             evader_next &= ~legal | won | (step & hunters_win.reshape(-1)[after])
+        hunters_distance[hunters_next & ~hunters_win] = ply
+        evader_distance[evader_next & ~evader_loses] = ply
         hunters_win, evader_loses = hunters_next, evader_next
-    return Verdicts(hunters_win, evader_loses)
+    return Distances(hunters_distance, evader_distance)
+
+
+_solve_small = functools.lru_cache(maxsize=None)(_retrograde)
+_solve_large = functools.lru_cache(maxsize=8)(_retrograde)
 
 
 def forced_win(state: JungleDarkState, player: int) -> bool | None:
     """Whether `player` wins `state` whatever the other side does, before the no-capture rule
     draws it: None unless `player` has 1 to MAX_HUNTERS pieces, the other side one, all face
     up, and the game is not over."""
+    distance = win_distance(state, player)
+    return None if distance is None else distance >= 0
+
+
+def win_distance(state: JungleDarkState, player: int) -> int | None:
+    """The fewest plies in which `player` wins `state` by force before the no-capture rule
+    draws it, -1 if it cannot; None where `forced_win` is."""
     if state.is_terminal() or state.is_chance_node():
         return None
     sign = 1 if player == 0 else -1
@@ -143,8 +184,8 @@ def forced_win(state: JungleDarkState, player: int) -> bool | None:
             any(strength == HIDDEN for strength, _ in own + enemy):
         return None
     limit = state.game.settings.no_capture_limit
-    verdicts = solve(tuple(strength for strength, _ in own), enemy[0][0],
-                     limit - state.no_capture, limit)
-    table = (verdicts.hunters_to_move if state.current_player() == player
-             else verdicts.evader_to_move)
-    return bool(table[tuple(square for _, square in own) + (enemy[0][1],)])
+    found = distances(tuple(strength for strength, _ in own), enemy[0][0], limit)
+    table = (found.hunters_to_move if state.current_player() == player
+             else found.evader_to_move)
+    distance = int(table[tuple(square for _, square in own) + (enemy[0][1],)])
+    return distance if 0 <= distance <= limit - state.no_capture else -1
