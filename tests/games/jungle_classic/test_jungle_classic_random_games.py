@@ -68,8 +68,10 @@ def run_random_games(games, seed):
     return endings
 
 
-def test_two_thousand_random_games_keep_the_invariants():
-    endings = run_random_games(2_000, seed=2026)
+@pytest.mark.parametrize("games", [300, pytest.param(2_000, marks=pytest.mark.e2e)])
+def test_random_games_keep_the_invariants(games):
+    # The contributors' fast loop plays 300; the full suite 2,000 as well.
+    endings = run_random_games(games, seed=2026)
     assert endings["den or wipe-out"] > 0 and endings["draw"] > 0
 
 

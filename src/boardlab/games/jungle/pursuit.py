@@ -35,7 +35,7 @@ from .rules import HIDDEN, NEIGHBOURS, SQUARES
 
 MAX_HUNTERS = 3
 """Endings with at most this many hunters are solved (56^4 placements a side to move: about
-12.5 s and 2.1 GB for three hunters on this project's machine, README.md; four hunters would
+14 s and 2.1 GB for three hunters on this project's machine, README.md; four hunters would
 be 56^5, too many to hold)."""
 STEPS = np.full((SQUARES, 4), -1, dtype=np.int64)
 """STEPS[square, direction]: the neighbour in that direction (rules.NEIGHBOURS), -1 off the
@@ -78,7 +78,7 @@ def distances(hunters: tuple[int, ...], evader: int, limit: int) -> Distances:
     so the verdict for any count is the distance compared with it. (A last piece left with
     no move loses one ply after it is stuck: the no-capture rule, checked first, may draw
     that ply.) Every ending of up to two hunters stays solved once asked (all of them:
-    about 160 MB); of three hunters (40 MB each) the last few."""
+    about 160 MB); of three hunters (40 MB each) the last eight."""
     k = len(hunters)
     if not 1 <= k <= MAX_HUNTERS:
         raise ValueError(f"pursuit: 1 to {MAX_HUNTERS} hunters, not {k}")
