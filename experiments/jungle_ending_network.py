@@ -126,7 +126,7 @@ def fit(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     data = np.load(args.endings)
     planes, targets = data["planes"], data["q"]
-    played = played_positions(args.played)
+    played = [] if args.played == "none" else played_positions(args.played)
     played_planes = GAME.encode_batch(played, [s.current_player() for s in played])
     played_targets = np.full((len(played), GAME.num_actions), np.nan, dtype=np.float32)
     for row, state in zip(played_targets, played):
@@ -134,7 +134,7 @@ def fit(args: argparse.Namespace) -> None:
     print(f"{len(targets)} endings, {len(played)} other positions")
     held = len(targets) // 20
     held_planes, held_targets = planes[:held], targets[:held]
-    x = np.concatenate([planes[held:], played_planes.reshape(len(played), -1)])
+    x = np.concatenate([planes[held:], played_planes.reshape(len(played), planes.shape[1])])
     y = np.concatenate([targets[held:], played_targets]) / args.scale
     agent = make_agent(f"dqn:weights=none,arch=conv,dropout=0,{PLAY}", GAME)
     agent.trained_reward = "potential"  # the targets' reward: the file records it for play
@@ -210,7 +210,8 @@ def main() -> None:
     make.add_argument("--seed", type=int, default=3)
     train = commands.add_parser("fit", help="a convolutional Q-network on them")
     train.add_argument("endings")
-    train.add_argument("played", help="arena stores whose other positions are labelled 0")
+    train.add_argument("played", help="arena stores whose other positions are labelled 0 "
+                       "(`none`: the endings alone, for `EndingLeaves`)")
     train.add_argument("out")
     train.add_argument("--steps", type=int, default=12_000)
     train.add_argument("--batch", type=int, default=256)
