@@ -15,11 +15,10 @@ agent had won by force at the last capture, with the whole count before it:
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
 from collections import Counter
 
 from boardlab import make_game
+from boardlab.arena import ResultStore
 from boardlab.games.jungle.pursuit import forced_win
 
 RESULT = {1.0: "won", 0.0: "drawn", -1.0: "lost"}
@@ -31,16 +30,13 @@ def endings(db_path: str, spec: str) -> tuple[Counter[tuple[str, int, int]], Cou
     ("won", "not won", or "not solved": a face-down piece or more than three hunters)."""
     found: Counter[tuple[str, int, int]] = Counter()
     solved: Counter[str] = Counter()
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute("SELECT game, seats, actions, seed FROM games").fetchall()
-    for game_spec, seats_text, actions, seed in rows:
-        seats = json.loads(seats_text)
-        if spec not in seats:
-            continue
-        seat = seats.index(spec)
-        state = make_game(game_spec).initial_state(seed)
+    with ResultStore(db_path) as results:
+        rows = [row for row in results.games() if spec in (row.key.seat0, row.key.seat1)]
+    for row in rows:
+        seat = 0 if row.key.seat0 == spec else 1
+        state = make_game(row.key.game).initial_state(row.record.seed)
         after_last_capture = state
-        for action in json.loads(actions):
+        for action in row.record.actions:
             state = state.child(action)
             if state.no_capture == 0 and not state.is_chance_node():
                 after_last_capture = state

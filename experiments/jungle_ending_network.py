@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import sqlite3
 import time
 from pathlib import Path
 
@@ -34,6 +32,7 @@ import numpy as np
 
 from boardlab import make_agent, make_game
 from boardlab.agents.dqn import DQNAgent
+from boardlab.arena import ResultStore
 from boardlab.games.jungle.game import JungleDarkState
 from boardlab.games.jungle.rewards import SHAPING_DISCOUNT, potential_reward
 from boardlab.games.jungle.rules import HIDDEN, SQUARES
@@ -99,15 +98,14 @@ def played_positions(stores: str) -> list[JungleDarkState]:
     endings against a last piece."""
     states = []
     for store in stores.split(","):
-        with sqlite3.connect(store) as db:
-            rows = db.execute("SELECT game, actions, seed FROM games").fetchall()
-        for spec, actions, seed in rows:
-            state = make_game(spec).initial_state(seed)
-            for action in json.loads(actions):
-                state = state.child(action)
-                if not state.is_terminal() and not state.is_chance_node() and \
-                        not in_ending(state) and min(state.piece_counts()) >= 1:
-                    states.append(state)
+        with ResultStore(store) as results:
+            for row in results.games():
+                state = make_game(row.key.game).initial_state(row.record.seed)
+                for action in row.record.actions:
+                    state = state.child(action)
+                    if not state.is_terminal() and not state.is_chance_node() and \
+                            not in_ending(state) and min(state.piece_counts()) >= 1:
+                        states.append(state)
     return states
 
 

@@ -61,7 +61,6 @@ class Distances(NamedTuple):
     evader_to_move: np.ndarray
 
 
-@functools.lru_cache(maxsize=32)
 def solve(hunters: tuple[int, ...], evader: int, plies: int, limit: int) -> Verdicts:
     """The verdicts of every placement of face-up pieces of strengths `hunters` (one side)
     against one of strength `evader` (the other), `plies` plies before the no-capture rule
@@ -132,7 +131,7 @@ def _retrograde(hunters: tuple[int, ...], evader: int, limit: int) -> Distances:
             elif can_capture(evader, strength):  # the ending with one hunter fewer, afresh
                 rest = hunters[:j] + hunters[j + 1:]
                 if rest:
-                    fewer = solve(rest, evader, limit, limit).hunters_to_move.reshape(-1)
+                    fewer = (distances(rest, evader, limit).hunters_to_move >= 0).reshape(-1)
                     left = index([other for m, other in enumerate(where) if m != j] + [to])
                     won |= onto & fewer[np.where(onto, left, 0)]
             else:  # a piece that would win: the move is illegal
