@@ -52,7 +52,8 @@ class TimeControl:
     game with `increment` added after each decision. A seat whose time runs out loses (a
     person's flag falls on the server even with no page open). Agents get their share through
     the arena's `Clock`: the move's time, or (a game clock) what is left / MOVES_TO_GO plus the
-    increment, never more than what is left."""
+    increment, never more than what is left less MOVE_OVERHEAD. An agent's clock runs from the
+    moment it is asked to move: the page's pause before asking is not its thinking."""
 
     base: float = 0.0
     increment: float = 0.0
@@ -74,6 +75,11 @@ class TimeControl:
 
 
 MOVES_TO_GO = 20
+MOVE_OVERHEAD = 0.1
+"""Share of an agent's time left (at most MOVE_OVERHEAD_MAX_S seconds) kept back from its
+budget for what a move costs after the search, and for a busy machine pausing the server
+(without it a 1 s-a-move minimax could lose on time on a loaded 2-core machine)."""
+MOVE_OVERHEAD_MAX_S = 0.25
 """An agent on a game clock plans for this many more moves of its own."""
 
 
@@ -211,6 +217,8 @@ class Session:
         assert agent is not None
         view = self.state.view(seat, self._view_rngs[seat])
         self._stop.clear()
+        self.turn_started = time.monotonic()
+        self._running = seat
         self.thinking = {"seat": seat, "name": self.names[seat], "spec": agent.spec,
                          "started": time.monotonic()}
         self.changes += 1
@@ -355,8 +363,9 @@ class Session:
         budgets = [] if self.time_per_move is None else [self.time_per_move]
         if self.clock is not None:
             left = max(self._left(seat), 0.0)
-            budgets.append(left if self.clock.per_move is not None
-                           else min(left, left / MOVES_TO_GO + self.clock.increment))
+            usable = left - min(MOVE_OVERHEAD * left, MOVE_OVERHEAD_MAX_S)
+            budgets.append(usable if self.clock.per_move is not None
+                           else min(usable, left / MOVES_TO_GO + self.clock.increment))
         return min(budgets) if budgets else None
 
     def _charge(self, seat: int) -> bool:
@@ -385,7 +394,9 @@ class Session:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        mover = self._running = self.to_move()
+        mover = self.to_move()
+        # An agent's clock starts when it is asked (agent_move), a person's now.
+        self._running = mover if mover is not None and self.agents[mover] is None else None
         if self.clock is None or mover is None or self.agents[mover] is not None:
             return
         marker = (len(self.history), self.seed, self.turn_started)
