@@ -134,7 +134,9 @@ def fit(args: argparse.Namespace) -> None:
     held_planes, held_targets = planes[:held], targets[:held]
     x = np.concatenate([planes[held:], played_planes.reshape(len(played), planes.shape[1])])
     y = np.concatenate([targets[held:], played_targets]) / args.scale
-    agent = make_agent(f"dqn:weights=none,arch=conv,dropout=0,{PLAY}", GAME)
+    # Fitted on the endings alone, the file says so: the agent reads it only there.
+    domain = ",domain=endings" if args.played == "none" else ""
+    agent = make_agent(f"dqn:weights=none,arch=conv,dropout=0,{PLAY}{domain}", GAME)
     agent.trained_reward = "potential"  # the targets' reward: the file records it for play
     network = agent.network
     network.train()

@@ -257,6 +257,34 @@ def test_leaf_weight_scales_what_the_network_adds_at_the_leaves(game, tmp_path):
         make_agent("dqn:weights=none,leaf_weight=2", game)
 
 
+def test_a_domain_reads_the_network_only_at_leaves_inside_it(game, tmp_path):
+    """With `domain=endings` a leaf that is a small ending (a last piece against one or two,
+    all face up) reads the network, any other reads 0; the file records the domain."""
+    ending = game.state_from_text("7w/8/8/8/8/8/L7 0 0 - -")
+    hidden = game.state_from_text("x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe")
+    ones = lambda states, players: np.ones((len(states), game.num_actions))  # noqa: E731
+    inside = DQNAgent(game, weights="none", lookahead=2, trained_reward="potential",
+                      domain="endings")
+    everywhere = DQNAgent(game, weights="none", lookahead=2, trained_reward="potential")
+    silent = DQNAgent(game, weights="none", lookahead=2, trained_reward="potential",
+                      leaf_weight=0.0)
+    for agent in (inside, everywhere, silent):
+        agent.q_values = ones
+    assert list(inside._leaf_values([ending, hidden, ending])) == [1.0, 0.0, 1.0]
+    assert list(everywhere._leaf_values([ending, hidden])) == [1.0, 1.0]
+    # Two plies from the ending every leaf is one (no capture is possible yet); from the
+    # opening none is.
+    assert np.allclose(inside.lookahead_scores(ending), everywhere.lookahead_scores(ending))
+    assert np.allclose(inside.lookahead_scores(hidden), silent.lookahead_scores(hidden))
+    assert not np.allclose(everywhere.lookahead_scores(hidden), silent.lookahead_scores(hidden))
+    DQNAgent(game, weights="none", hidden=16, domain="endings").save(tmp_path / "w.pt")
+    assert make_agent(f"dqn:weights={tmp_path / 'w.pt'}", game).domain == "endings"
+    assert make_agent(f"dqn:weights={tmp_path / 'w.pt'},domain=all", game).in_domain is None
+    assert make_agent("dqn:weights=none", game).domain == "all"  # nothing recorded: all
+    with pytest.raises(BoardLabError, match="no position domain 'middle'; it has: all, endings"):
+        make_agent("dqn:weights=none,domain=middle", game)
+
+
 def test_root_weight_adds_the_networks_q_values_at_the_root_alone(game, tmp_path):
     """The root's scores are the search's plus root_weight x Q(s, a) of each legal move; the
     leaves do not see it (leaf_weight 0 here: the network's values enter nowhere else), and

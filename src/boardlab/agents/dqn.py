@@ -40,7 +40,7 @@ import numpy as np
 
 from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, Game, State
-from ..core.learning import declared_symmetries
+from ..core.learning import ALL_POSITIONS, declared_symmetries, kit_for
 from ..core.weights import load_payload, one_torch_thread, save_payload, shipped_weights
 from .evaluation import outcomes_after
 
@@ -101,6 +101,13 @@ class DQNSettings:
     Q(s, a) at the root: the network chooses among the moves the search scores alike (a
     policy over the search's tactics) without its errors entering every leaf; 0 = the search
     alone; -1 (default) = what the weights file records, 0 where it records none."""
+    domain: str = ""
+    """With `lookahead` >= 1, read the network only at the search's leaves (and, with
+    `root_weight`, at a root) inside this position domain of the game's learning kit
+    (`LearningKit.domains`, such as one game's `endings`): a network taught there alone reads 0
+    elsewhere, so the reward's potential alone scores those leaves; `all` = everywhere; empty
+    (default) = what the weights file records, `all` where it records none. The network alone
+    (`lookahead=0`) plays everywhere."""
     seed: int = 0
     """Seed of a fresh network's initial weights."""
     random_moves: int = 0
@@ -299,6 +306,7 @@ class DQNAgent(Agent):
         self.recorded_symmetric = 0
         self.recorded_leaf_weight = 1.0
         self.recorded_root_weight = 0.0
+        self.recorded_domain = ALL_POSITIONS
         suffix, train = self.weights_suffix, self.train_args
         default = default_network(game)
         arch = self.settings.arch
@@ -330,6 +338,10 @@ class DQNAgent(Agent):
         self.gamma = 0.99  # the training discount (seed 000), for the search
         self.reward = None
         kit = game.learning_kit()
+        self.domain = self.settings.domain or self.recorded_domain
+        self.in_domain = (kit_for(game).domain(self.domain, game)
+                          if self.domain != ALL_POSITIONS else None)
+        """The domain's test of a position; None: every position."""
         symmetric = (self.settings.symmetric if self.settings.symmetric >= 0
                      else self.recorded_symmetric)
         self.symmetries = declared_symmetries(game, "dqn symmetric=1") if symmetric else ()
@@ -366,6 +378,7 @@ class DQNAgent(Agent):
                    "symmetric": int(bool(getattr(self, "symmetries", ()))),
                    "leaf_weight": float(getattr(self, "leaf_weight", 1.0)),
                    "root_weight": float(getattr(self, "root_weight", 0.0)),
+                   "domain": getattr(self, "domain", ALL_POSITIONS),
                    "state_dict": self.network.state_dict(), **(extra or {})}
         return save_payload(path, payload)
 
@@ -382,6 +395,10 @@ class DQNAgent(Agent):
         self.recorded_leaf_weight = recorded_weight(payload, "leaf_weight", 1.0, 1.0, path)
         self.recorded_root_weight = recorded_weight(payload, "root_weight", 0.0,
                                                     MAX_ROOT_WEIGHT, path)
+        self.recorded_domain = payload.get("domain", ALL_POSITIONS)
+        if not isinstance(self.recorded_domain, str) or not self.recorded_domain:
+            raise BoardLabError(f"DQN weights {path} record domain {self.recorded_domain!r}; "
+                                "expected the name of a position domain")
         try:  # everything below reads the file's fields: a bad one is the file's fault
             if "arch" not in payload["architecture"]:
                 self.settings.arch = "mlp"  # written before there was another network
@@ -472,7 +489,7 @@ class DQNAgent(Agent):
     def root_scores(self, state: State) -> np.ndarray:
         """`lookahead_scores` plus `root_weight` x the network's Q-values of the legal moves."""
         scores = self.lookahead_scores(state)
-        if self.root_weight:
+        if self.root_weight and (self.in_domain is None or self.in_domain(state)):
             q = self.q_values([state], [state.current_player()])[0]
             scores = scores + self.root_weight * q[state.legal_actions()]
         return scores
@@ -521,15 +538,18 @@ class DQNAgent(Agent):
 
     def _leaf_values(self, leaves: list[State]) -> np.ndarray:
         """`leaf_weight` x the max over legal b of Q(t, b) from the side to move in t, for each
-        leaf t (no forward at all at weight 0: the potential alone)."""
+        leaf t in the `domain`, 0 for the others (no forward at all at weight 0: the potential
+        alone)."""
         values = np.zeros(len(leaves))
         if not self.leaf_weight:
             return values
-        for start in range(0, len(leaves), LEAF_BATCH):
-            chunk = leaves[start:start + LEAF_BATCH]
+        read = [i for i, leaf in enumerate(leaves)
+                if self.in_domain is None or self.in_domain(leaf)]
+        for start in range(0, len(read), LEAF_BATCH):
+            chunk = [leaves[i] for i in read[start:start + LEAF_BATCH]]
             q = self.q_values(chunk, [leaf.current_player() for leaf in chunk])
-            for i, (leaf, row) in enumerate(zip(chunk, q)):
-                values[start + i] = row[leaf.legal_actions()].max()
+            for i, leaf, row in zip(read[start:start + LEAF_BATCH], chunk, q):
+                values[i] = row[leaf.legal_actions()].max()
         return self.leaf_weight * values
 
     def _back_up(self, tree: list[list[Outcome]], leaf_values: np.ndarray) -> np.ndarray:

@@ -102,6 +102,8 @@ class TableKey(Generic[S]):
 
 EXACT_KEY = "exact"
 """The name of the key every kit has: `LearningKit.table_key`, one row per exact position."""
+ALL_POSITIONS = "all"
+"""The position domain every kit has: every position."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,10 @@ class LearningKit(Generic[S]):
     """More table keys by name beside `exact` (`table_key`), the Q-learning agent's `key`."""
     default_table_key: str = EXACT_KEY
     """The key a new Q table is filed under where the agent's `key` names none."""
+    domains: dict[str, Callable[[S], bool]] = field(default_factory=dict)
+    """Named sets of positions (a test of a position) where a network may be trained alone
+    and read alone: the DQN agent's `domain` reads its network only at search leaves inside
+    one (`all`, every position, needs no declaring)."""
 
     def table_key_named(self, name: str, game: "Game") -> TableKey[S]:
         """The table key called `name` (`exact` is `table_key`)."""
@@ -131,6 +137,15 @@ class LearningKit(Generic[S]):
             raise BoardLabError(f"{game.name} has no table key {name!r}; it has: "
                                 f"{', '.join(keys)}")
         return keys[name]
+
+    def domain(self, name: str, game: "Game") -> Callable[[S], bool]:
+        """The position test called `name` (`all`: every position)."""
+        if name == ALL_POSITIONS:
+            return lambda state: True
+        if name not in self.domains:
+            raise BoardLabError(f"{game.name} declares no position domain {name!r}; it has: "
+                                f"{', '.join([ALL_POSITIONS, *self.domains])}")
+        return self.domains[name]
 
     def reward(self, name: str, game: "Game") -> RewardFunction[S]:
         if name not in self.rewards:

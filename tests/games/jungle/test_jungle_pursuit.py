@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from boardlab import make_game
-from boardlab.games.jungle.pursuit import distances, forced_win, solve, win_distance
+from boardlab.games.jungle.pursuit import (distances, forced_win, small_ending, solve,
+                                          win_distance)
 from boardlab.games.jungle.rules import COLS, SQUARES
 
 LETTERS = {1: "R", 2: "C", 3: "D", 4: "W", 5: "P", 6: "T", 7: "L", 8: "E"}
@@ -151,3 +152,16 @@ def test_only_face_up_endings_against_one_piece_are_read():
     assert forced_win(ending, 0) is not None and forced_win(ending, 1) is None
     with pytest.raises(ValueError, match="hunters"):
         solve((1, 2, 3, 4), 5, 40, 40)
+
+
+@pytest.mark.parametrize("text, inside", [
+    ("7w/8/8/8/8/8/L7 0 0 - -", True),  # one against one
+    ("7w/8/8/8/8/8/LT6 0 0 - -", True),  # two against the last piece
+    ("7w/8/8/8/8/8/LTD5 0 0 - -", False),  # three: solved, but not kept whole
+    ("6ew/8/8/8/8/8/LT6 0 0 - -", False),  # nobody is down to a last piece
+    ("x6x/8/3t4/2x5/2D5/8/X6X 0 3 RE cwe", False),  # face-down pieces
+])
+def test_the_small_endings_are_a_last_piece_against_one_or_two_face_up(text, inside):
+    game = make_game("jungle")
+    assert small_ending(game.state_from_text(text)) is inside
+    assert game.learning_kit().domain("endings", game)(game.state_from_text(text)) is inside

@@ -161,6 +161,16 @@ _solve_small = functools.lru_cache(maxsize=None)(_retrograde)
 _solve_large = functools.lru_cache(maxsize=8)(_retrograde)
 
 
+def small_ending(state: JungleDarkState) -> bool:
+    """A game on in which one side has its last piece and the other one or two, all face up:
+    the endings solved whole and kept (the learning kit's `endings` domain, where the shipped
+    DQN network was taught and is read)."""
+    if state.is_terminal() or state.is_chance_node():
+        return False
+    counts = sorted(state.piece_counts())
+    return counts[0] == 1 and counts[1] <= 2 and HIDDEN not in map(abs, state.board)
+
+
 def forced_win(state: JungleDarkState, player: int) -> bool | None:
     """Whether `player` wins `state` whatever the other side does, before the no-capture rule
     draws it: None unless `player` has 1 to MAX_HUNTERS pieces, the other side one, all face

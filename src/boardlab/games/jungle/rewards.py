@@ -291,6 +291,7 @@ def learning_kit() -> LearningKit[JungleDarkState]:
     of features (`qlearning:key=features`, tablekey.py), not the seed's."""
     from ...core.learning import LearningKit, RewardFunction, TableKey
     from .encode import tabular_key
+    from .pursuit import small_ending
     from .tablekey import feature_column, feature_row
 
     return LearningKit(
@@ -299,4 +300,5 @@ def learning_kit() -> LearningKit[JungleDarkState]:
                  "dqn": RewardFunction(dqn_reward, dqn_reply_reward, threats),
                  # every reply moves the potential, so no `threats` narrows the replies
                  "potential": RewardFunction(potential_reward, potential_reply_reward)},
-        table_keys={"features": TableKey(feature_row, feature_column)})
+        table_keys={"features": TableKey(feature_row, feature_column)},
+        domains={"endings": small_ending})
