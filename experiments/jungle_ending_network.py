@@ -164,11 +164,24 @@ def fit(args: argparse.Namespace) -> None:
                            - np.where(legal, held_targets, -np.inf).max(1))
             print(f"{step} minibatches, {time.time() - start:.0f} s: held-out endings' "
                   f"value error {error.mean():.2f} (mean)", flush=True)
-    network.eval()
-    with torch.no_grad():  # the targets were scaled down for the fit
-        network.head.weight.mul_(args.scale)
-        network.head.bias.mul_(args.scale)
-    agent.save(args.out)
+        if step % args.save_every == 0 or step == args.steps:
+            export(agent, args.scale, args.out)  # a long fit can be measured on the way
+
+
+def export(agent: DQNAgent, scale: float, path: str) -> None:
+    """Save the agent's network with the output layer scaled back to the targets' units (the
+    targets were divided by `scale` for the fit), leaving the network being fitted as it is."""
+    import copy
+
+    import torch
+
+    network = agent.network
+    agent.network = copy.deepcopy(network).eval()
+    with torch.no_grad():
+        agent.network.head.weight.mul_(scale)
+        agent.network.head.bias.mul_(scale)
+    agent.save(path)
+    agent.network = network
 
 
 def quiet(args: argparse.Namespace) -> None:
@@ -216,6 +229,8 @@ def main() -> None:
     train.add_argument("--steps", type=int, default=12_000)
     train.add_argument("--batch", type=int, default=256)
     train.add_argument("--lr", type=float, default=1e-3)
+    train.add_argument("--save-every", type=int, default=20_000,
+                       help="minibatches between saves of the weights file (the last one too)")
     train.add_argument("--scale", type=float, default=100.0,
                        help="targets divided by this for the fit, the output layer multiplied")
     probe = commands.add_parser("quiet", help="the network's |Q| off the endings")

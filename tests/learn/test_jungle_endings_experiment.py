@@ -84,3 +84,9 @@ def test_the_ending_network_commands_run(tmp_path):
     agent = make_agent(f"dqn:weights={weights}", GAME)
     assert (agent.trained_reward, agent.lookahead, agent.leaf_weight) == ("potential", 2, 1.0)
     assert "largest |Q|" in run(str(script), "quiet", str(weights), str(store))
+    assert agent.domain == "all"  # taught off the endings too: read everywhere
+    # On the endings alone, saved on the way: the file says to read it only there.
+    alone = tmp_path / "alone.pt"
+    run(str(script), "fit", str(endings), "none", str(alone), "--steps", "4", "--batch", "8",
+        "--save-every", "2")
+    assert make_agent(f"dqn:weights={alone}", GAME).domain == "endings"
