@@ -136,9 +136,16 @@ def fit(args: argparse.Namespace) -> None:
     y = np.concatenate([targets[held:], played_targets]) / args.scale
     # Fitted on the endings alone, the file says so: the agent reads it only there.
     domain = ",domain=endings" if args.played == "none" else ""
-    agent = make_agent(f"dqn:weights=none,arch=conv,dropout=0,{PLAY}{domain}", GAME)
+    start_from = args.init or "none"
+    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain}", GAME)
     agent.trained_reward = "potential"  # the targets' reward: the file records it for play
     network = agent.network
+    if args.init:  # a saved network's output layer is in the targets' units: scale it down
+        import torch
+
+        with torch.no_grad():
+            network.head.weight.div_(args.scale)
+            network.head.bias.div_(args.scale)
     network.train()
     optimiser = torch.optim.Adam(network.parameters(), lr=args.lr)
     rng = np.random.default_rng(0)
@@ -229,6 +236,8 @@ def main() -> None:
     train.add_argument("--steps", type=int, default=12_000)
     train.add_argument("--batch", type=int, default=256)
     train.add_argument("--lr", type=float, default=1e-3)
+    train.add_argument("--init", default="",
+                       help="a weights file this fit goes on from (default: fresh weights)")
     train.add_argument("--save-every", type=int, default=20_000,
                        help="minibatches between saves of the weights file (the last one too)")
     train.add_argument("--scale", type=float, default=100.0,

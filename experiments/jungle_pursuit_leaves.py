@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardlab.agents.dqn import DQNAgent
-from boardlab.games.jungle.pursuit import win_distance
+from boardlab.games.jungle.pursuit import small_ending, win_distance
 from boardlab.games.jungle.rewards import POTENTIAL_RESULT, SHAPING_DISCOUNT, potential
 
 
@@ -59,14 +59,26 @@ class PursuitLeaves(DQNAgent):
     """The network's leaves, but the exact value (`ending_value`) at solved endings."""
 
     name = "pursuit-leaves"
+    small_only = False
+    """Only at the small endings (a last piece against one or two: the learning kit's
+    `endings`, where the ending network is taught and read)."""
 
     def _leaf_values(self, leaves) -> np.ndarray:
         values = super()._leaf_values(leaves)
         for i, leaf in enumerate(leaves):
+            if self.small_only and not small_ending(leaf):
+                continue
             exact = ending_value(leaf, leaf.current_player())
             if exact is not None:
                 values[i] = exact
         return values
+
+
+class SmallPursuitLeaves(PursuitLeaves):
+    """`PursuitLeaves` at the small endings only: the most the ending network can give."""
+
+    name = "small-pursuit-leaves"
+    small_only = True
 
 
 class WinBonusLeaves(DQNAgent):

@@ -16,7 +16,7 @@ def game():
 
 
 def test_network_maps_336_inputs_to_280_q_values_through_four_layers(game):
-    agent = DQNAgent(game, weights="none")
+    agent = DQNAgent(game, weights="none", arch="mlp")  # the seed's (the default is conv)
     linear = [m for m in agent.network.modules() if isinstance(m, torch.nn.Linear)]
     assert [(m.in_features, m.out_features) for m in linear] == [
         (336, 128), (128, 128), (128, 128), (128, 280)]
@@ -108,7 +108,7 @@ def test_conv_network_shares_weights_across_squares_and_round_trips(game, tmp_pa
 def test_a_file_from_before_arch_is_the_seeds_network(game, tmp_path):
     """Files written before `arch` existed hold the seed's network, whatever the spec asks."""
     import torch
-    make_agent("dqn:weights=none,hidden=16", game).save(tmp_path / "old.pt")
+    make_agent("dqn:weights=none,arch=mlp,hidden=16", game).save(tmp_path / "old.pt")
     payload = torch.load(tmp_path / "old.pt", weights_only=True)
     for key in ("arch", "conv_layers", "channels"):
         del payload["architecture"][key]
@@ -120,7 +120,7 @@ def test_a_file_from_before_arch_is_the_seeds_network(game, tmp_path):
 def test_a_file_recording_the_archs_first_name_loads_as_mlp(game, tmp_path):
     """`seed` was the fully connected arch's first name: files and specs that say it mean mlp."""
     import torch
-    make_agent("dqn:weights=none,hidden=16", game).save(tmp_path / "old.pt")
+    make_agent("dqn:weights=none,arch=mlp,hidden=16", game).save(tmp_path / "old.pt")
     payload = torch.load(tmp_path / "old.pt", weights_only=True)
     payload["architecture"]["arch"] = "seed"
     torch.save(payload, tmp_path / "old.pt")
