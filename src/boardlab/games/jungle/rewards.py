@@ -301,5 +301,4 @@ def learning_kit() -> LearningKit[JungleDarkState]:
                  # every reply moves the potential, so no `threats` narrows the replies
                  "potential": RewardFunction(potential_reward, potential_reply_reward)},
         table_keys={"features": TableKey(feature_row, feature_column)},
-        domains={"endings": small_ending},
-        dqn_network="arch=conv,conv_layers=3,channels=32")
+        domains={"endings": small_ending})
