@@ -35,12 +35,15 @@ def test_without_a_default_the_seeds_network_is_built():
 
 
 def test_naming_a_non_default_arch_looks_for_its_own_shipped_file():
-    game = with_default(make_game("jungle"), "arch=conv,conv_layers=2,channels=8")
+    game = with_default(make_game("jungle"), "arch=mlp")
     with pytest.raises(BoardLabError) as error:
-        make_agent("dqn:arch=mlp", game)
+        make_agent("dqn:arch=conv", game)
     message = str(error.value)
-    assert "jungle-dqn-mlp.pt" in message and "--params arch=mlp" in message
+    assert "jungle-dqn-conv.pt" in message and "--params arch=conv" in message
     assert "\n" not in message
+    # Jungle's default is the conv network; the seed's ships beside it, by its first name too.
+    seed = make_agent("dqn:arch=seed", make_game("jungle"))
+    assert seed.settings.arch == "mlp" and len(seed.network.convolutions) == 0
 
 
 def test_a_bad_default_is_a_one_line_error_naming_the_game():

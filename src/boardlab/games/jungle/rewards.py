@@ -301,4 +301,7 @@ def learning_kit() -> LearningKit[JungleDarkState]:
                  # every reply moves the potential, so no `threats` narrows the replies
                  "potential": RewardFunction(potential_reward, potential_reply_reward)},
         table_keys={"features": TableKey(feature_row, feature_column)},
-        domains={"endings": small_ending})
+        domains={"endings": small_ending},
+        # The shipped network: taught the endings by the pursuit solver, read only there
+        # (docs/learning.md); the seed's fully connected one ships as jungle-dqn-mlp.pt.
+        dqn_network="arch=conv,conv_layers=3,channels=32")
