@@ -231,7 +231,8 @@ def main() -> None:
     train = commands.add_parser("fit", help="a convolutional Q-network on them")
     train.add_argument("endings")
     train.add_argument("played", help="arena stores whose other positions are labelled 0 "
-                       "(`none`: the endings alone, for `EndingLeaves`)")
+                       "(`none`: the endings alone; the file then records "
+                       "`domain=endings`, read only there)")
     train.add_argument("out")
     train.add_argument("--steps", type=int, default=12_000)
     train.add_argument("--batch", type=int, default=256)

@@ -283,6 +283,12 @@ def test_a_domain_reads_the_network_only_at_leaves_inside_it(game, tmp_path):
     assert make_agent("dqn:weights=none", game).domain == "all"  # nothing recorded: all
     with pytest.raises(BoardLabError, match="no position domain 'middle'; it has: all, endings"):
         make_agent("dqn:weights=none,domain=middle", game)
+    # A file recording a domain that is not a name is the file's fault, said in one line.
+    payload = torch.load(tmp_path / "w.pt", weights_only=True)
+    payload["domain"] = 3
+    torch.save(payload, tmp_path / "bad.pt")
+    with pytest.raises(BoardLabError, match="record domain 3; expected the name"):
+        make_agent(f"dqn:weights={tmp_path / 'bad.pt'}", game)
 
 
 def test_root_weight_adds_the_networks_q_values_at_the_root_alone(game, tmp_path):

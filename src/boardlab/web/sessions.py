@@ -75,12 +75,12 @@ class TimeControl:
 
 
 MOVES_TO_GO = 20
+"""An agent on a game clock plans for this many more moves of its own."""
 MOVE_OVERHEAD = 0.1
 """Share of an agent's time left (at most MOVE_OVERHEAD_MAX_S seconds) kept back from its
 budget for what a move costs after the search, and for a busy machine pausing the server
 (without it a 1 s-a-move minimax could lose on time on a loaded 2-core machine)."""
 MOVE_OVERHEAD_MAX_S = 0.25
-"""An agent on a game clock plans for this many more moves of its own."""
 
 
 @dataclass
@@ -220,7 +220,7 @@ class Session:
         self.turn_started = time.monotonic()
         self._running = seat
         self.thinking = {"seat": seat, "name": self.names[seat], "spec": agent.spec,
-                         "started": time.monotonic()}
+                         "started": self.turn_started}
         self.changes += 1
         self.publish()
         clock = Clock.start(self._agent_budget(seat))
