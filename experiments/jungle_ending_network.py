@@ -137,7 +137,13 @@ def fit(args: argparse.Namespace) -> None:
     # Fitted on the endings alone, the file says so: the agent reads it only there.
     domain = ",domain=endings" if args.played == "none" else ""
     start_from = args.init or "none"
-    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain}", GAME)
+    # Shown through the board's symmetries, the network is also read through them all.
+    symmetric = f",symmetric={int(args.augment)}"
+    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain}{symmetric}",
+                       GAME)
+    views = GAME.learning_kit().symmetries
+    view_inputs = np.stack([view.inputs for view in views])
+    view_actions = np.stack([view.actions for view in views])
     agent.trained_reward = "potential"  # the targets' reward: the file records it for play
     network = agent.network
     if args.init:  # a saved network's output layer is in the targets' units: scale it down
@@ -152,9 +158,14 @@ def fit(args: argparse.Namespace) -> None:
     start = time.time()
     for step in range(1, args.steps + 1):
         batch = rng.integers(0, len(x), args.batch)
-        target = torch.from_numpy(y[batch])
+        inputs, target = x[batch], y[batch]
+        if args.augment:  # each sample through a random symmetry, its moves turned alike
+            view = rng.integers(0, len(views), args.batch)
+            rows = np.arange(args.batch)[:, None]
+            inputs, target = inputs[rows, view_inputs[view]], target[rows, view_actions[view]]
+        target = torch.from_numpy(target)
         known = ~torch.isnan(target)
-        error = (network(torch.from_numpy(x[batch])) - torch.nan_to_num(target)) ** 2
+        error = (network(torch.from_numpy(inputs)) - torch.nan_to_num(target)) ** 2
         loss = (error * known).sum() / known.sum()
         optimiser.zero_grad()
         loss.backward()
@@ -163,8 +174,8 @@ def fit(args: argparse.Namespace) -> None:
             group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * step / args.steps))
         if step % 2000 == 0 or step == args.steps:
             network.eval()
-            with torch.no_grad():
-                q = network(torch.from_numpy(held_planes)).numpy() * args.scale
+            with torch.no_grad():  # through every symmetry the agent reads, averaged
+                q = agent.q_values_of_inputs(held_planes) * args.scale
             network.train()
             legal = ~np.isnan(held_targets)
             error = np.abs(np.where(legal, q, -np.inf).max(1)
@@ -241,6 +252,9 @@ def main() -> None:
                        help="a weights file this fit goes on from (default: fresh weights)")
     train.add_argument("--save-every", type=int, default=20_000,
                        help="minibatches between saves of the weights file (the last one too)")
+    train.add_argument("--augment", action="store_true",
+                       help="show each sample through a random symmetry of the board; the "
+                       "file then records symmetric=1 (read through all of them)")
     train.add_argument("--scale", type=float, default=100.0,
                        help="targets divided by this for the fit, the output layer multiplied")
     probe = commands.add_parser("quiet", help="the network's |Q| off the endings")

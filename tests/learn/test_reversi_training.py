@@ -211,8 +211,10 @@ def test_symmetric_q_values_are_the_same_for_every_turn_of_a_position(game):
 def test_symmetries_on_a_game_that_declares_none_is_a_one_line_error():
     from boardlab import BoardLabError
 
-    jungle = make_game("jungle")
-    with pytest.raises(BoardLabError, match="symmetric=1: jungle declares no board symmetries"):
-        make_agent("dqn:symmetric=1", jungle)
-    with pytest.raises(BoardLabError, match="augment=true: jungle declares no board symmetries"):
-        build_trainer("jungle", "dqn", "augment=true")
+    classic = make_game("jungle-classic")  # its rivers and dens are not declared symmetric
+    with pytest.raises(BoardLabError,
+                       match="symmetric=1: jungle-classic declares no board symmetries"):
+        make_agent("dqn:symmetric=1", classic)
+    with pytest.raises(BoardLabError,
+                       match="augment=true: jungle-classic declares no board symmetries"):
+        build_trainer("jungle-classic", "dqn", "augment=true")

@@ -419,14 +419,19 @@ class DQNAgent(Agent):
         """Q-values (len(states) x actions) from each given player's side, in one batch
         (with `symmetric`, the mean over the board's symmetries of each view's Q-values, read
         at the view's image of each action)."""
-        batch = self.game.encode_batch(states, players).reshape(len(states), -1)
+        return self.q_values_of_inputs(
+            self.game.encode_batch(states, players).reshape(len(states), -1))
+
+    def q_values_of_inputs(self, batch: np.ndarray) -> np.ndarray:
+        """`q_values` of positions already encoded (flat network inputs, one row each)."""
+        count = len(batch)
         if self.symmetries:
             batch = np.concatenate([batch[:, view.inputs] for view in self.symmetries])
         with self.torch.no_grad():
             q = self.network(self.torch.from_numpy(batch)).numpy()
         if not self.symmetries:
             return q
-        per_view = q.reshape(len(self.symmetries), len(states), -1)
+        per_view = q.reshape(len(self.symmetries), count, -1)
         return np.mean([q_view[:, view.where] for view, q_view in zip(self.symmetries, per_view)],
                        axis=0)
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.learning import Symmetry
 from .game import JungleDarkState
-from .rules import COLS, HIDDEN, ROWS
+from .rules import COLS, DIRECTIONS, HIDDEN, NUM_ACTIONS, NUM_REVEALS, ROWS, SQUARES
 
 NETWORK_PLANES = 6
 """Seed 000's 7x8x6 = 336 input, stored channels first as (6, 7, 8)."""
@@ -43,6 +44,34 @@ def network_inputs(states: list[JungleDarkState], players: list[int]) -> np.ndar
     planes[:, 4] = np.where(first[:, None, None], planes[:, 0], planes[:, 1])
     planes[:, 5] = np.where(first[:, None, None], planes[:, 1], planes[:, 0])
     return planes
+
+
+def board_symmetries() -> tuple[Symmetry, ...]:
+    """The board's four symmetries, the identity first, then the mirror across the middle
+    column, across the middle row, and both (the half turn). Dark chess has no terrain and
+    every piece steps one square orthogonally, so no rule changes under them; a move's
+    direction turns with its square. Each is its own inverse, so one map serves both the
+    inputs' and the actions' gathers (`Symmetry`)."""
+
+    def square(sq: int, flip_rows: bool, flip_columns: bool) -> int:
+        r, c = divmod(sq, COLS)
+        return ((ROWS - 1 - r) if flip_rows else r) * COLS + ((COLS - 1 - c) if flip_columns
+                                                                else c)
+
+    def direction(d: int, flip_rows: bool, flip_columns: bool) -> int:
+        dr, dc = DIRECTIONS[d]
+        return DIRECTIONS.index((-dr if flip_rows else dr, -dc if flip_columns else dc))
+
+    found = []
+    for flip_rows, flip_columns in ((False, False), (False, True), (True, False), (True, True)):
+        squares = [square(sq, flip_rows, flip_columns) for sq in range(SQUARES)]
+        inputs = [plane * SQUARES + sq for plane in range(NETWORK_PLANES) for sq in squares]
+        actions = list(squares)  # the reveals
+        for action in range(NUM_REVEALS, NUM_ACTIONS):
+            sq, d = divmod(action - NUM_REVEALS, 4)
+            actions.append(NUM_REVEALS + squares[sq] * 4 + direction(d, flip_rows, flip_columns))
+        found.append(Symmetry(np.array(inputs), np.array(actions)))
+    return tuple(found)
 
 
 TABULAR_FEATURES = 4

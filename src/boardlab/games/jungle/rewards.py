@@ -290,7 +290,7 @@ def learning_kit() -> LearningKit[JungleDarkState]:
     """Seed 000's learning pieces: the tabular key and the two reward tables; and a table key
     of features (`qlearning:key=features`, tablekey.py), not the seed's."""
     from ...core.learning import LearningKit, RewardFunction, TableKey
-    from .encode import tabular_key
+    from .encode import board_symmetries, tabular_key
     from .pursuit import small_ending
     from .tablekey import feature_column, feature_row
 
@@ -302,6 +302,7 @@ def learning_kit() -> LearningKit[JungleDarkState]:
                  "potential": RewardFunction(potential_reward, potential_reply_reward)},
         table_keys={"features": TableKey(feature_row, feature_column)},
         domains={"endings": small_ending},
+        symmetries=board_symmetries(),
         # The shipped network: taught the endings by the pursuit solver, read only there
         # (docs/learning.md); the seed's fully connected one ships as jungle-dqn-mlp.pt.
         dqn_network="arch=conv,conv_layers=3,channels=32")
