@@ -136,11 +136,14 @@ def fit(args: argparse.Namespace) -> None:
     y = np.concatenate([targets[held:], played_targets]) / args.scale
     # Fitted on the endings alone, the file says so: the agent reads it only there.
     domain = ",domain=endings" if args.played == "none" else ""
-    start_from = args.init or "none"
+    start_from = "none" if args.widen else args.init or "none"
     # Shown through the board's symmetries, the network is also read through them all.
     symmetric = f",symmetric={int(args.augment)}"
-    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain}{symmetric}",
-                       GAME)
+    hidden = f",hidden={args.widen}" if args.widen else ""
+    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain}{symmetric}"
+                       f"{hidden}", GAME)
+    if args.widen:
+        widen(make_agent(f"dqn:weights={args.init}", GAME).network, agent.network)
     views = GAME.learning_kit().symmetries
     view_inputs = np.stack([view.inputs for view in views])
     view_actions = np.stack([view.actions for view in views])
@@ -184,6 +187,26 @@ def fit(args: argparse.Namespace) -> None:
                   f"value error {error.mean():.2f} (mean)", flush=True)
         if step % args.save_every == 0 or step == args.steps:
             export(agent, args.scale, args.out)  # a long fit can be measured on the way
+
+
+def widen(narrow, wide) -> None:
+    """Copy the fully connected layers of `narrow` into the wider `wide` (the convolutions
+    as they are) so that `wide` computes the same Q-values: each old unit keeps its weights
+    from the old units and takes nothing from the new ones, and the head reads the new units
+    with weight 0 (they start from `wide`'s fresh weights; their output then learns).
+    Net2Net's function-preserving widening (Chen et al. 2016, arXiv 1511.05641)."""
+    import torch
+
+    with torch.no_grad():
+        wide.convolutions.load_state_dict(narrow.convolutions.state_dict())
+        old_layers = [m for m in narrow.body if isinstance(m, torch.nn.Linear)] + [narrow.head]
+        new_layers = [m for m in wide.body if isinstance(m, torch.nn.Linear)] + [wide.head]
+        for index, (old, new) in enumerate(zip(old_layers, new_layers)):
+            rows, columns = old.weight.shape
+            if index:  # the old units read nothing from the new ones
+                new.weight[:, columns:] = 0.0
+            new.weight[:rows, :columns] = old.weight
+            new.bias[:rows] = old.bias
 
 
 def export(agent: DQNAgent, scale: float, path: str) -> None:
@@ -252,6 +275,9 @@ def main() -> None:
                        help="a weights file this fit goes on from (default: fresh weights)")
     train.add_argument("--save-every", type=int, default=20_000,
                        help="minibatches between saves of the weights file (the last one too)")
+    train.add_argument("--widen", type=int, default=0,
+                       help="with --init: a network of this many hidden units per fully "
+                       "connected layer, computing what the --init one does to begin with")
     train.add_argument("--augment", action="store_true",
                        help="show each sample through a random symmetry of the board; the "
                        "file then records symmetric=1 (read through all of them)")

@@ -79,3 +79,27 @@ def test_a_solved_endings_distances_do_not_change_when_turned(hunter, evader):
         for view in VIEWS[1:]:
             for player in (0, 1):
                 assert win_distance(turned(state, view), player) == win_distance(state, player)
+
+
+def test_the_trainers_augmented_replay_turns_jungle_transitions_alike():
+    """`augment=true` on Jungle: a sampled transition seen through a symmetry still moves
+    one of the mover's own pieces (a reveal: a face-down one) onto a square not its own."""
+    from boardlab.games.jungle.rules import decode_move
+    from boardlab.learn import replay
+    from boardlab.learn.cli import build_trainer
+
+    _, trainer = build_trainer("jungle", "dqn", "arch=conv,channels=8,hidden=16,dropout=0,"
+                               "lookahead=0,envs=8,warmup=64,buffer=4000,augment=true",
+                               opponent="self")
+    trainer.train_until(20)
+    sample = trainer.buffer.sample(400, trainer.rng)
+    turned = replay.turned(sample, trainer.views, trainer.rng)
+    assert (turned["actions"] != sample["actions"]).mean() > 0.5
+    planes = turned["states"].reshape(-1, 6, SQUARES)  # 3: face up, 4: the mover's pieces
+    for row, action in zip(planes, turned["actions"]):
+        if action < SQUARES:
+            assert row[4, action] == 1 and row[3, action] == 0
+        else:
+            start, end = decode_move(int(action))
+            assert row[4, start] == 1 and row[3, start] == 1 and row[4, end] == 0
+    assert np.isfinite(trainer.update())
