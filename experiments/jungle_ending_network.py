@@ -122,15 +122,16 @@ def fit(args: argparse.Namespace) -> None:
     import torch
 
     torch.set_num_threads(1)
-    data = np.load(args.endings)
-    planes, targets = data["planes"], data["q"]
+    files = [np.load(name) for name in args.endings.split(",")]
+    planes = np.concatenate([data["planes"] for data in files])
+    targets = np.concatenate([data["q"] for data in files])
     played = [] if args.played == "none" else played_positions(args.played)
     played_planes = GAME.encode_batch(played, [s.current_player() for s in played])
     played_targets = np.full((len(played), GAME.num_actions), np.nan, dtype=np.float32)
     for row, state in zip(played_targets, played):
         row[state.legal_actions()] = 0.0
     print(f"{len(targets)} endings, {len(played)} other positions")
-    held = len(targets) // 20
+    held = len(files[0]["q"]) // 20  # from the first file: the same with more files after it
     held_planes, held_targets = planes[:held], targets[:held]
     x = np.concatenate([planes[held:], played_planes.reshape(len(played), planes.shape[1])])
     y = np.concatenate([targets[held:], played_targets]) / args.scale
@@ -225,6 +226,24 @@ def export(agent: DQNAgent, scale: float, path: str) -> None:
     agent.network = network
 
 
+def error(args: argparse.Namespace) -> None:
+    """How far the network, read as the agent reads it (through the symmetries its file
+    records), is from the exact values of generated endings it was not fitted on: the mean
+    error of its value (its best legal Q) and the share of endings where its best move is an
+    exactly best one (within half a unit, well under a ply's worth)."""
+    agent = make_agent(f"dqn:weights={args.weights}", GAME)
+    data = np.load(args.endings)
+    planes, exact = data["planes"], data["q"]
+    q = np.concatenate([agent.q_values_of_inputs(planes[start:start + 4096])
+                        for start in range(0, len(planes), 4096)])
+    legal = ~np.isnan(exact)
+    best = np.where(legal, exact, -np.inf).max(1)
+    value = np.where(legal, q, -np.inf).max(1)
+    chosen = exact[np.arange(len(exact)), np.where(legal, q, -np.inf).argmax(1)]
+    print(f"{len(exact)} endings: value error {np.abs(value - best).mean():.2f} (mean), "
+          f"a best move chosen in {(chosen >= best - 0.5).mean():.1%}")
+
+
 def quiet(args: argparse.Namespace) -> None:
     """How far from silent the network is off the endings: its largest |Q| over the legal
     moves of each other position of the games in an arena store it did not learn from."""
@@ -263,7 +282,7 @@ def main() -> None:
     make.add_argument("--positions", type=int, default=200_000)
     make.add_argument("--seed", type=int, default=3)
     train = commands.add_parser("fit", help="a convolutional Q-network on them")
-    train.add_argument("endings")
+    train.add_argument("endings", help="generated endings (several: comma-separated)")
     train.add_argument("played", help="arena stores whose other positions are labelled 0 "
                        "(`none`: the endings alone; the file then records "
                        "`domain=endings`, read only there)")
@@ -283,11 +302,14 @@ def main() -> None:
                        "file then records symmetric=1 (read through all of them)")
     train.add_argument("--scale", type=float, default=100.0,
                        help="targets divided by this for the fit, the output layer multiplied")
+    check = commands.add_parser("error", help="the network against exact endings")
+    check.add_argument("weights")
+    check.add_argument("endings", help="generated endings it was not fitted on")
     probe = commands.add_parser("quiet", help="the network's |Q| off the endings")
     probe.add_argument("weights")
     probe.add_argument("played", help="arena stores")
     args = parser.parse_args()
-    {"generate": generate, "fit": fit, "quiet": quiet}[args.command](args)
+    {"generate": generate, "fit": fit, "error": error, "quiet": quiet}[args.command](args)
 
 
 if __name__ == "__main__":
