@@ -124,14 +124,15 @@ def fit(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     files = [np.load(name) for name in args.endings.split(",")]
     planes = np.concatenate([data["planes"] for data in files])
-    targets = np.concatenate([data["q"] for data in files])
+    per_file = [data["q"] for data in files]
+    targets = np.concatenate(per_file)
     played = [] if args.played == "none" else played_positions(args.played)
     played_planes = GAME.encode_batch(played, [s.current_player() for s in played])
     played_targets = np.full((len(played), GAME.num_actions), np.nan, dtype=np.float32)
     for row, state in zip(played_targets, played):
         row[state.legal_actions()] = 0.0
     print(f"{len(targets)} endings, {len(played)} other positions")
-    held = len(files[0]["q"]) // 20  # from the first file: the same with more files after it
+    held = len(per_file[0]) // 20  # from the first file: the same with more files after it
     held_planes, held_targets = planes[:held], targets[:held]
     x = np.concatenate([planes[held:], played_planes.reshape(len(played), planes.shape[1])])
     y = np.concatenate([targets[held:], played_targets]) / args.scale
@@ -139,12 +140,18 @@ def fit(args: argparse.Namespace) -> None:
     domain = ",domain=endings" if args.played == "none" else ""
     start_from = "none" if args.widen else args.init or "none"
     # Shown through the board's symmetries, the network is also read through them all.
-    symmetric = f",symmetric={int(args.augment)}"
-    hidden = f",hidden={args.widen}" if args.widen else ""
-    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain}{symmetric}"
-                       f"{hidden}", GAME)
+    shape = f"symmetric={int(args.augment)}"
+    if args.widen:  # the narrow network's convolutions, wider fully connected layers
+        narrow = make_agent(f"dqn:weights={args.init}", GAME)
+        if args.widen < narrow.settings.hidden:
+            raise SystemExit(f"--widen {args.widen}: {args.init} has {narrow.settings.hidden} "
+                             "units a layer already")
+        shape += (f",hidden={args.widen},conv_layers={narrow.settings.conv_layers},"
+                  f"channels={narrow.settings.channels}")
+    agent = make_agent(f"dqn:weights={start_from},arch=conv,dropout=0,{PLAY}{domain},{shape}",
+                       GAME)
     if args.widen:
-        widen(make_agent(f"dqn:weights={args.init}", GAME).network, agent.network)
+        widen(narrow.network, agent.network)
     views = GAME.learning_kit().symmetries
     view_inputs = np.stack([view.inputs for view in views])
     view_actions = np.stack([view.actions for view in views])
@@ -181,11 +188,8 @@ def fit(args: argparse.Namespace) -> None:
             with torch.no_grad():  # through every symmetry the agent reads, averaged
                 q = agent.q_values_of_inputs(held_planes) * args.scale
             network.train()
-            legal = ~np.isnan(held_targets)
-            error = np.abs(np.where(legal, q, -np.inf).max(1)
-                           - np.where(legal, held_targets, -np.inf).max(1))
             print(f"{step} minibatches, {time.time() - start:.0f} s: held-out endings' "
-                  f"value error {error.mean():.2f} (mean)", flush=True)
+                  f"value error {value_error(q, held_targets)[0]:.2f} (mean)", flush=True)
         if step % args.save_every == 0 or step == args.steps:
             export(agent, args.scale, args.out)  # a long fit can be measured on the way
 
@@ -228,20 +232,27 @@ def export(agent: DQNAgent, scale: float, path: str) -> None:
 
 def error(args: argparse.Namespace) -> None:
     """How far the network, read as the agent reads it (through the symmetries its file
-    records), is from the exact values of generated endings it was not fitted on: the mean
-    error of its value (its best legal Q) and the share of endings where its best move is an
-    exactly best one (within half a unit, well under a ply's worth)."""
+    records), is from the exact values of generated endings it was not fitted on
+    (`value_error`)."""
     agent = make_agent(f"dqn:weights={args.weights}", GAME)
     data = np.load(args.endings)
     planes, exact = data["planes"], data["q"]
     q = np.concatenate([agent.q_values_of_inputs(planes[start:start + 4096])
                         for start in range(0, len(planes), 4096)])
+    mean_error, best_chosen = value_error(q, exact)
+    print(f"{len(exact)} endings: value error {mean_error:.2f} (mean), "
+          f"a best move chosen in {best_chosen:.1%}")
+
+
+def value_error(q: np.ndarray, exact: np.ndarray) -> tuple[float, float]:
+    """The mean error of the network's value (its best legal Q) against the exact one, and
+    the share of endings where its best move is an exactly best one (within half a unit,
+    well under a ply's worth); `exact` is NaN at the illegal moves."""
     legal = ~np.isnan(exact)
     best = np.where(legal, exact, -np.inf).max(1)
     value = np.where(legal, q, -np.inf).max(1)
     chosen = exact[np.arange(len(exact)), np.where(legal, q, -np.inf).argmax(1)]
-    print(f"{len(exact)} endings: value error {np.abs(value - best).mean():.2f} (mean), "
-          f"a best move chosen in {(chosen >= best - 0.5).mean():.1%}")
+    return float(np.abs(value - best).mean()), float((chosen >= best - 0.5).mean())
 
 
 def quiet(args: argparse.Namespace) -> None:
@@ -309,6 +320,8 @@ def main() -> None:
     probe.add_argument("weights")
     probe.add_argument("played", help="arena stores")
     args = parser.parse_args()
+    if args.command == "fit" and args.widen and not args.init:
+        parser.error("--widen needs --init: the network it widens")
     {"generate": generate, "fit": fit, "error": error, "quiet": quiet}[args.command](args)
 
 
