@@ -277,3 +277,21 @@ def test_fairy_stockfish_gives_its_static_evaluation_for_the_first_player(
     if checked:
         assert engine.static_evaluation(built.state_from_text(checked)) is None
     engine.close()
+
+
+@needs_fairy_stockfish
+def test_fairy_stockfish_judges_a_move_against_its_own_choice() -> None:
+    # Red (to move) is a chariot up: the judge's own move is worth at least any move it is
+    # asked about, and each of those is the move it then names.
+    built = make_game("xiangqi")
+    engine = make_agent(f"engine:cmd={FAIRY_STOCKFISH},go=depth 6", built)
+    state = built.state_from_text("4k4/9/9/9/9/9/9/9/R8/3K5 w")
+    best, best_action = engine.searched_value(state)
+    assert best > 300 and best_action in state.legal_actions()
+    assert engine.searched_value(state) == (best, best_action)  # a cleared hash: the same
+    for action in state.legal_actions()[:6]:
+        value, played = engine.searched_value(state, action)
+        assert played == action and value <= best
+    # The side to move's value: black, a chariot up, to move.
+    assert engine.searched_value(built.state_from_text("4k4/9/9/9/9/9/9/9/r8/3K5 b"))[0] > 300
+    engine.close()

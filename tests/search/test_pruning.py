@@ -17,14 +17,16 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, ENGINE, FUTILE, KILLER, LOG_REDUCE,
-                                      MALUS, NO_LIMIT, NULL, PRUNE_LATE, QUIET_CHECKS,
-                                      QUIET_TABLE, REDUCE, SCOUT_SHIFT, SEE, STOPPED,
-                                      late_move_count, late_reduction, new_tables,
-                                      null_reduction, punish_quiets, shallow_scout)
+from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, ENGINE, FUTILE, GENERATION, KILLER,
+                                      LATE_LOSSES, LOG_REDUCE, LOSING_CAPTURE, MALUS, NO_LIMIT,
+                                      NULL, PRUNE_LATE, QUIET_CHECKS, QUIET_TABLE, REDUCE,
+                                      SAFE_CHECKS, SCOUT_SHIFT, SEE, STOPPED, late_move_count,
+                                      late_reduction, new_tables, null_reduction, probe,
+                                      punish_quiets, score_moves, shallow_scout, store_node)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
+from boardlab.games.xiangqi.actions import ACTION_FROM, ACTION_TO
 from boardlab.testing import search_decision as decide
 
 OFF = "null_move=false,lmr=false,aspiration=false,futility=false,lmp=false"
@@ -429,14 +431,104 @@ def test_quiet_checks_find_a_mate_behind_the_horizon():
     assert checks == decide("minimax:depth=3,quiescence=true", state)
 
 
-def test_quiet_checks_keep_the_move_on_tactical_positions():
-    # They look further (a check that wins material, or mates, past the horizon), so values
-    # may change; the moves stay those of the plain search, unless a win is found.
+def assert_xiangqi_moves_kept(setting: str) -> None:
+    """With `setting` on, the Xiangqi tactical positions keep the move of the search without
+    pruning at depths 2 and 3, unless a win is found."""
     game = make_game("xiangqi")
     for depth in (2, 3):
         for text in XIANGQI_TACTICS:
             state = game.state_from_text(text)
             spec = f"minimax:depth={depth},quiescence=true,eval=minimax,{OFF}"
             reference = decide(spec, state)
-            found = decide(f"{spec},quiet_checks=true", state)
+            found = decide(f"{spec},{setting}", state)
             assert found[0] == reference[0] or found[1] > 999_000, (depth, text, found)
+
+
+def test_quiet_checks_keep_the_move_on_tactical_positions():
+    # They look further (a check that wins material, or mates, past the horizon), so values
+    # may change; the moves stay those of the plain search, unless a win is found.
+    assert_xiangqi_moves_kept("quiet_checks=true")
+
+
+def test_quiet_moves_sorted_by_history_keep_the_move_and_value_on_tactical_positions():
+    # Sorting only reorders the moves: without pruning every value stays; with late-move and
+    # futility pruning it decides which quiet moves are skipped (those with the least
+    # history), and the tactical positions keep their moves and values.
+    for name, texts, depths in (("minichess", MINICHESS_TACTICS, (2, 3, 4)),
+                                ("xiangqi", XIANGQI_TACTICS, (2, 3, 4))):
+        game = make_game(name)
+        for depth in depths:
+            for text in texts:
+                state = game.state_from_text(text)
+                spec = f"minimax:depth={depth},quiescence=true,eval=minimax"
+                reference = decide(f"{spec},{OFF}", state)
+                assert decide(f"{spec},{OFF},sort_quiets=true", state) == reference
+                assert decide(f"{spec},sort_quiets=true", state) == reference, (depth, text)
+
+
+def test_a_check_that_gives_its_piece_away_is_not_extended():
+    game = make_game("xiangqi")
+    # Red's chariot checks from e9 next to black's general (which takes it): it hangs; from
+    # i9 nothing attacks it: it does not.
+    board = np.asarray(game.state_from_text("3kR4/9/9/9/9/9/9/9/9/4K4 b").board,
+                       dtype=np.int8)
+    to = int(np.flatnonzero(board == 5)[0])  # the chariot (rules.CHARIOT)
+    assert xiangqi_search._hangs(board, 0, to, board[to], 0)
+    assert not xiangqi_search._hangs(board, 0, to, board[to], -5)  # it took a chariot there
+    board = np.asarray(game.state_from_text("3k4R/9/9/9/9/9/9/9/9/4K4 b").board,
+                       dtype=np.int8)
+    to = int(np.flatnonzero(board == 5)[0])
+    assert not xiangqi_search._hangs(board, 0, to, board[to], 0)
+    mode = make_agent("minimax:quiescence=true,safe_checks=true", game).kernel.mode
+    assert mode & SAFE_CHECKS
+    assert not make_agent("minimax:quiescence=true,safe_checks=true",  # Xiangqi's alone
+                          make_game("minichess")).kernel.mode & SAFE_CHECKS
+
+
+def test_checks_extended_only_when_safe_keep_the_mates_and_the_moves():
+    game = make_game("xiangqi")
+    assert decide("minimax:depth=3,quiescence=true,safe_checks=true",
+                  game.state_from_text(XIANGQI_TACTICS[0]))[1] == 1_000_000.0 - 1
+    # Values may change (a check that gives its piece away is searched a ply less).
+    assert_xiangqi_moves_kept("safe_checks=true")
+
+
+def test_a_table_entry_from_an_earlier_move_gives_way():
+    tables = new_tables(90, table_bits=4)
+    old, new = 3, 3 + 16  # the same slot, two positions
+    store_node(tables, old, 8, 1.0, 0.0, 2.0, 7)
+    store_node(tables, new, 2, 1.0, 0.0, 2.0, 9)  # shallower, same move of the game: kept out
+    assert probe(tables, old) >= 0 and probe(tables, new) < 0
+    tables.counters[GENERATION] += 1  # the next move of the game
+    store_node(tables, new, 2, 1.0, 0.0, 2.0, 9)
+    assert probe(tables, new) >= 0 and probe(tables, old) < 0
+    # The search starts a generation at each new root where its game's table ages.
+    search = make_game("xiangqi").compiled_quiescence("minimax")
+    assert search.ages_table
+    state = make_game("xiangqi").initial_state()
+    # Iterations 1 and 2 at a root are one move: one generation; a new search, the next.
+    for depth, generation in ((1, 1), (2, 1), (1, 2)):
+        search(state, state.legal_actions(), depth, 0, NO_LIMIT)
+        assert search.tables.counters[GENERATION] == generation
+    assert not make_game("reversi").compiled_quiescence("minimax").ages_table
+
+
+def test_captures_that_give_material_away_go_after_the_killers():
+    game = make_game("xiangqi")
+    # Red's chariot on a4 may take the soldier on a6 (defended by the chariot on a9: a loss)
+    # or the soldier on e4 (undefended); red's soldier on c5 takes one of its own worth.
+    state = game.state_from_text("r3k4/9/9/p1p6/2P6/R3p4/9/9/9/4K4 w")
+    board = np.asarray(state.board, dtype=np.int64)
+    actions = state.legal_actions()
+    moves = np.zeros((2, len(actions), 3), dtype=np.int64)
+    search = game.compiled_quiescence("minimax")
+    for i, action in enumerate(actions):
+        moves[0, i, :2] = ACTION_FROM[action], ACTION_TO[action]
+    score_moves(board, moves, 0, len(actions), 90, -1, search.tables, xiangqi_search.ORDER_VALUES)
+    xiangqi_search._demote_losing_captures(board, 0, moves, 0, len(actions))
+    scores = {state.action_to_str(a): moves[0, i, 2] for i, a in enumerate(actions)}
+    assert scores["a4a6"] == LOSING_CAPTURE
+    assert scores["a4e4"] >= CAPTURE and scores["c5c6"] >= CAPTURE
+    assert make_agent("minimax:quiescence=true", game).kernel.mode & LATE_LOSSES
+    assert not make_agent("minimax:quiescence=true,late_losses=false",
+                          game).kernel.mode & LATE_LOSSES

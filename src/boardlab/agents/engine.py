@@ -39,6 +39,8 @@ from ..core.agent import Agent, Clock
 from ..core.game import BoardLabError, EngineDialect, Game, ParseError, State
 
 PROTOCOLS = ("uci", "ucci", "gtp")
+MATE_CENTIPAWNS = 3000.0
+"""`searched_value`'s value of a forced mate (the engine's `score mate N`), in centipawns."""
 
 
 class EngineError(BoardLabError):
@@ -194,6 +196,39 @@ class EngineAgent(Agent):
         if value is not None and "black side" in line:
             value = -value
         return value
+
+    def searched_value(self, state: State, action: int | None = None) -> tuple[float, int]:
+        """The engine's searched value of `state` for the side to move, in centipawns, and its
+        best move, after `go` with this agent's settings, restricted to `action` if given
+        (UCI `searchmoves`): a judge of another agent's move is the difference between the
+        two. A mate counts MATE_CENTIPAWNS. Each call starts from a cleared hash
+        (`ucinewgame`), so a depth-limited search gives the same answer every time."""
+        if self.dialect.protocol == "gtp":
+            raise EngineError(f"{self._name()} speaks GTP, which has no searched value")
+        if self.process is None or not self.process.alive():
+            self._new_game()
+        assert self.process is not None
+        self.process.send("ucinewgame")
+        self.process.send(f"position fen {state.to_text()}")
+        go = f"go {self.settings.go}".strip()
+        if action is not None:
+            go += f" searchmoves {self.dialect.to_engine(state, action)}"
+        self.process.send(go)
+        scored = ""
+        while True:
+            line = self.process.expect(lambda text: text.startswith(("info", "bestmove")), go)
+            if line.startswith("bestmove"):
+                break
+            if " score " in line and " pv " in line:
+                scored = line
+        words = scored.split()
+        if not words or len(line.split()) < 2:
+            raise EngineError(f"{self._name()} gave no score and move for {go!r} in "
+                              f"{state.to_text()!r} ({line!r})")
+        kind, number = words[words.index("score") + 1], int(words[words.index("score") + 2])
+        value = float(number) if kind == "cp" else float(MATE_CENTIPAWNS if number > 0
+                                                         else -MATE_CENTIPAWNS)
+        return value, self.dialect.from_engine(state, line.split()[1])
 
     # --- GTP ---------------------------------------------------------------------------------
     def _gtp_move(self, state: State, replies: list[str] | None) -> str:

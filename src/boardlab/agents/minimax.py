@@ -32,9 +32,11 @@ from typing import Any
 
 from ..core.agent import Agent, Clock
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
-                              HISTORY_MALUS_USE, LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS,
+                              HISTORY_MALUS_USE, LATE_LOSING_CAPTURES, LATE_MOVE_PRUNING,
+                              LATE_MOVE_REDUCTIONS,
                               LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, QUIET_CHECKS_USE,
-                              QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              QUIET_TABLE_USE, SAFE_CHECK_EXTENSION, SCOUT_DEPTH,
+                              SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -132,6 +134,19 @@ class MinimaxSettings:
     """With `quiescence=true`: the quiet moves tried before one that cuts off lose history
     (the depth squared that a cutoff earns), and with `lmr` a late quiet move whose history
     is below 0 is reduced one ply more."""
+    sort_quiets: bool = SORTED_QUIETS
+    """With `quiescence=true`: quiet moves are sorted by history at every depth, so that
+    late-move and futility pruning near the leaves skip those with the least history (false:
+    in generation order at 2 plies or fewer from the leaves)."""
+    safe_checks: bool = SAFE_CHECK_EXTENSION
+    """With `quiescence=true`: a move that gives check is searched a ply deeper only if the
+    checking piece cannot be taken at once at a loss (false: every check), in the games whose
+    search offers it."""
+    late_losses: bool = LATE_LOSING_CAPTURES
+    """With `quiescence=true`: a capture by a piece worth more than its victim onto a square
+    the other side attacks is ordered after the killers, and reduced and pruned like a quiet
+    move late in the order (false: with the other captures, by MVV-LVA), in the games whose
+    search offers it."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -210,7 +225,9 @@ class MinimaxAgent(Agent):
                           deep_null=settings.deep_null, scout_depth=settings.scout_depth,
                           quiet_table=settings.quiet_table,
                           quiet_checks=settings.quiet_checks,
-                          history_malus=settings.history_malus)
+                          history_malus=settings.history_malus,
+                          sort_quiets=settings.sort_quiets, safe_checks=settings.safe_checks,
+                          late_losses=settings.late_losses)
             return search
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 

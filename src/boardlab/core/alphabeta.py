@@ -48,6 +48,20 @@ HISTORY_MALUS_USE = False
 """The engine searches' history malus by default (the minimax agent's `history_malus`): quiet
 moves tried before a cutoff lose history, and late ones with history below 0 are reduced a
 ply more (games/alphabeta.py `punish_quiets`)."""
+SORTED_QUIETS = False
+"""The engine searches' order of quiet moves near the leaves by default (the minimax agent's
+`sort_quiets`): by history everywhere (True), or in generation order at 2 plies or fewer from
+the leaves (False), where sorting once cost more than it saved."""
+SAFE_CHECK_EXTENSION = False
+"""The engine searches' check extension by default (the minimax agent's `safe_checks`, in the
+games whose search offers it): only for a check whose piece cannot be taken at once at a loss
+(True; Stockfish extends only checks that its static exchange evaluation does not lose), or for
+every check (False)."""
+LATE_LOSING_CAPTURES = True
+"""The engine searches' order of captures by default (the minimax agent's `late_losses`, in
+the games whose search offers it): a capture by a piece worth more than its victim, onto a
+square the other side attacks, goes after the killers (True) instead of with the other
+captures by MVV-LVA (False)."""
 STATIC_EXCHANGE = False
 """The quiescence searches' static exchange pruning by default (the minimax agent's `see`, in
 the games whose search offers it): off, as measured (docs/speed.md#engine-search-ablation)."""

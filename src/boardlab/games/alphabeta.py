@@ -43,8 +43,10 @@ from numba import njit
 
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
                               HISTORY_MALUS_USE, LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS,
-                              LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, QUIET_CHECKS_USE,
-                              QUIET_TABLE_USE, SCOUT_DEPTH, STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              LATE_LOSING_CAPTURES, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+                              QUIET_CHECKS_USE,
+                              QUIET_TABLE_USE, SAFE_CHECK_EXTENSION, SCOUT_DEPTH,
+                              SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -53,14 +55,20 @@ MAX_PLY = 96
 """Deepest path below the root, extensions and quiescence included (deeper: evaluate)."""
 HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
 """Ordering scores: the table's move, captures (plus MVV-LVA), killers; history stays below."""
-NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED, TIME_UP = range(7)
+LOSING_CAPTURE = KILLER - 1
+"""The ordering score of a capture that a game's search finds giving material away (LATE_LOSSES
+bit): after the killers, level with the best quiet moves, and like them reduced and pruned late
+in the order."""
+NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED, TIME_UP, GENERATION = range(8)
 """Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
 number of root moves (in moves[0]), the index of the best of them, the index of the last
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
-of `SearchMemory.stop_at` while a search runs)."""
+of `SearchMemory.stop_at` while a search runs), and the move the table's entries are written at
+(`SearchMemory.ages_table`)."""
 (ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE,
- QUIET_CHECKS, FIRST_QUIET, MALUS) = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+ QUIET_CHECKS, FIRST_QUIET, MALUS, SORT_QUIETS, SAFE_CHECKS, LATE_LOSSES) = (
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, (set
 by the search itself) this node is the reply to a null move, which may not pass again,
@@ -71,7 +79,9 @@ reduction that grows with depth (`null_reduction`), the quiescence search's use 
 transposition table, quiet checks at the quiescence search's first ply, (set by the
 search itself) this node is that first ply, and the history malus (`punish_quiets`: quiet
 moves tried before the one that cut off lose history, and a late quiet move whose history
-is below 0 is reduced one ply more)."""
+is below 0 is reduced one ply more), quiet moves sorted by history at every depth (`keeps_sorting`),
+a check extended only where the checking piece cannot be taken at once at a loss, and
+captures that give material away ordered after the killers (`LOSING_CAPTURE`)."""
 SCOUT_SHIFT = 16
 """`mode >> SCOUT_SHIFT` is the scout depth: futility and late-move pruning apply at nodes
 at most that many plies from the leaves (`shallow_scout`; the minimax agent's
@@ -91,9 +101,11 @@ round(ln depth x ln index / 2), the shape of Stockfish's reductions (its table i
 depth x ln index from version 10 on): 1 at depth 3 from the third move, 3 at depth 10 from
 the tenth, 4 from the thirtieth."""
 ENTRY = np.dtype([("key", np.int64), ("move", np.int64), ("value", np.float64),
-                  ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_)])
-"""A transposition-table entry. All zeros is an empty slot, so a new table costs nothing
-until its pages are written (np.zeros)."""
+                  ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_),
+                  ("generation", np.int32)])
+"""A transposition-table entry; `generation`: the move of the game it was written at. All
+zeros is an empty slot, so a new table costs nothing until its pages are written
+(np.zeros)."""
 
 
 class Tables(NamedTuple):
@@ -111,7 +123,7 @@ class Tables(NamedTuple):
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
     return Tables(np.zeros(1 << table_bits, dtype=ENTRY),
                   np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-                  np.zeros(squares * squares, dtype=np.int64), np.zeros(7, dtype=np.int64))
+                  np.zeros(squares * squares, dtype=np.int64), np.zeros(8, dtype=np.int64))
 
 
 class SearchMemory:
@@ -140,6 +152,17 @@ class SearchMemory:
     checks_in_quiescence = False
     """Whether the game's quiescence search can try quiet checks at its first ply (then
     `configure(quiet_checks=True)` switches it on)."""
+    guards_checks = False
+    """Whether the game's search can extend only the checks whose piece cannot be taken at a
+    loss (then `configure(safe_checks=True)` switches it on)."""
+    orders_losses = False
+    """Whether the game's search can order the captures that give material away after the
+    killers (then `configure(late_losses=True)` switches it on)."""
+    ages_table = False
+    """Whether the table's entries from earlier moves give way to the current move's searches
+    (`store_node`; each new root starts a generation). Without it a deep entry of a position
+    long gone holds its slot against every shallower search for the rest of the game; a game
+    whose table keeps exact solutions (Reversi's end-game solver) keeps them instead."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -165,7 +188,10 @@ class SearchMemory:
                   see: bool = STATIC_EXCHANGE, deep_null: bool = DEEP_NULL_MOVE,
                   scout_depth: int = SCOUT_DEPTH, quiet_table: bool = QUIET_TABLE_USE,
                   quiet_checks: bool = QUIET_CHECKS_USE,
-                  history_malus: bool = HISTORY_MALUS_USE) -> None:
+                  history_malus: bool = HISTORY_MALUS_USE,
+                  sort_quiets: bool = SORTED_QUIETS,
+                  safe_checks: bool = SAFE_CHECK_EXTENSION,
+                  late_losses: bool = LATE_LOSING_CAPTURES) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -180,6 +206,9 @@ class SearchMemory:
                      | (QUIET_TABLE if quiet_table and self.quiet_table else 0)
                      | (QUIET_CHECKS if quiet_checks and self.checks_in_quiescence else 0)
                      | (MALUS if history_malus else 0)
+                     | (SORT_QUIETS if sort_quiets else 0)
+                     | (SAFE_CHECKS if safe_checks and self.guards_checks else 0)
+                     | (LATE_LOSSES if late_losses and self.orders_losses else 0)
                      | scout_depth << SCOUT_SHIFT
                      if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
@@ -235,6 +264,8 @@ class SearchMemory:
         self.moves[0, :len(root_moves), :2] = root_moves
         deeper = root == self.root and depth > self.depth
         if not deeper:
+            if self.ages_table:
+                tables.counters[GENERATION] += 1
             tables.killers[:] = -1
             tables.history[:] //= 2
             self.guess = None  # aspiration: no earlier iteration at this root
@@ -392,10 +423,13 @@ def table_cutoff(tables, slot, depth, alpha, beta):
 @njit(cache=True, inline="always")
 def store_node(tables, key, depth, best, alpha0, beta, best_move):
     """Keep a searched node (`best` is exact inside the window (alpha0, beta), else a bound)
-    unless its slot holds a deeper search of another position."""
+    unless its slot holds a deeper search of another position from the same generation."""
     entry = tables.table[key & (tables.table.shape[0] - 1)]
-    if entry.filled and entry.key != key and entry.depth > depth:
+    generation = tables.counters[GENERATION]
+    if entry.filled and entry.key != key and entry.depth > depth and \
+            entry.generation == generation:
         return
+    entry.generation = generation
     entry.filled = True
     entry.key = key
     entry.depth = depth
@@ -430,6 +464,16 @@ def score_moves(board, moves, ply, n, squares, slot, tables, values):
         else:
             score = min(history[move], KILLER - 1)
         moves[ply, i, 2] = score
+
+
+@njit(cache=True, inline="always")
+def keeps_sorting(mode, depth, score):
+    """Whether a node `depth` plies from the leaves still sorts its moves after trying one of
+    ordering `score`: always with SORT_QUIETS (late-move and futility pruning then skip the
+    quiet moves with the least history), else past the table's move, captures and killers
+    only 3 or more plies from the leaves (near them the quiet rest goes in generation
+    order)."""
+    return (mode & SORT_QUIETS) != 0 or depth > 2 or score >= KILLER
 
 
 @njit(cache=True, inline="always")

@@ -39,8 +39,8 @@ from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
 from ..alphabeta import (AFTER_NULL, CAPTURE, ENGINE, FUTILE, KILLER, MAX_PLY, ROOT_MOVES, SEE,
                          STOPPED, SearchMemory, above, below, count_node, evaluate,
-                         late_reduction, null_move_worth, null_reduction, pick, probe,
-                         punish_quiets, reduces,
+                         keeps_sorting, late_reduction, null_move_worth, null_reduction, pick,
+                         probe, punish_quiets, reduces,
                          score_moves, scout_pruning, shallow_scout, store_node, table_cutoff,
                          take_value)
 from ..chesslike import signed_table
@@ -272,8 +272,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
     mode &= ~AFTER_NULL
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
     reducing = engine and ply > 0 and reduces(mode, depth) and not in_check
-    # Near the leaves, quiet moves are tried in generation order: sorting them by history
-    # would cost more than it saves.
+    # Near the leaves, quiet moves may be tried in generation order (`sorting`).
     sorting = ply > 0
     alpha0 = alpha
     best = -np.inf
@@ -281,7 +280,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
     for i in range(n):
         if sorting:
             pick(moves, ply, i, n)
-            sorting = depth > 2 or moves[ply, i, 2] >= KILLER
+            sorting = keeps_sorting(mode, depth, moves[ply, i, 2])
         frm = moves[ply, i, 0]
         to = moves[ply, i, 1]
         moved = board[frm]

@@ -137,6 +137,22 @@ def _pseudo(board, player, out):
 @njit(cache=True)
 def _attacked(board, sq, player):
     """rules.is_attacked: `player`'s piece on `sq` is attacked (flying general included)."""
+    return _attacks_on(board, sq, player, True)
+
+
+@njit(cache=True)
+def attacked_square(board, sq, player):
+    """Whether the other side could take `player`'s piece on `sq` (any square): as `_attacked`,
+    but the other general attacks only the squares one step from it in its palace.
+    `_attacked` asks about a general's square, where an enemy general first on a line of the
+    same file is the flying general; on another square that general would be no attacker."""
+    return _attacks_on(board, sq, player, False)
+
+
+@njit(cache=True, inline="always")
+def _attacks_on(board, sq, player, flying):
+    """`_attacked` (flying: the enemy general attacks along any clear line) or
+    `attacked_square` (not: one step, inside its palace)."""
     sign = 1 if player == 0 else -1
     for d in range(4):
         seen_screen = False
@@ -148,7 +164,8 @@ def _attacked(board, sq, player):
             if other == 0:
                 continue
             if not seen_screen:
-                if other == -CHARIOT or other == -GENERAL:
+                if other == -CHARIOT or other == -GENERAL and (
+                        flying or k == 0 and PALACE[1 - player, sq]):
                     return True
                 seen_screen = True
             else:
