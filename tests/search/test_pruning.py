@@ -17,12 +17,12 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, ENGINE, FUTILE, GENERATION, KILLER,
+from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, ENGINE, FUTILE, KILLER,
                                       LATE_LOSSES, LOG_REDUCE, LOSING_CAPTURE, MALUS, NO_LIMIT,
                                       NULL, PRUNE_LATE, QUIET_CHECKS, QUIET_TABLE, REDUCE,
                                       SAFE_CHECKS, SCOUT_SHIFT, SEE, STOPPED, late_move_count,
-                                      late_reduction, new_tables, null_reduction, probe,
-                                      punish_quiets, score_moves, shallow_scout, store_node)
+                                      late_reduction, new_tables, null_reduction,
+                                      punish_quiets, score_moves, shallow_scout)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -479,26 +479,6 @@ def test_checks_extended_only_when_safe_keep_the_mates_and_the_moves():
                   game.state_from_text(XIANGQI_TACTICS[0]))[1] == 1_000_000.0 - 1
     # Values may change (a check that gives its piece away is searched a ply less).
     assert_xiangqi_moves_kept("safe_checks=true")
-
-
-def test_a_table_entry_from_an_earlier_move_gives_way():
-    tables = new_tables(90, table_bits=4)
-    old, new = 3, 3 + 16  # the same slot, two positions
-    store_node(tables, old, 8, 1.0, 0.0, 2.0, 7)
-    store_node(tables, new, 2, 1.0, 0.0, 2.0, 9)  # shallower, same move of the game: kept out
-    assert probe(tables, old) >= 0 and probe(tables, new) < 0
-    tables.counters[GENERATION] += 1  # the next move of the game
-    store_node(tables, new, 2, 1.0, 0.0, 2.0, 9)
-    assert probe(tables, new) >= 0 and probe(tables, old) < 0
-    # The search starts a generation at each new root where its game's table ages.
-    search = make_game("xiangqi").compiled_quiescence("minimax")
-    assert search.ages_table
-    state = make_game("xiangqi").initial_state()
-    # Iterations 1 and 2 at a root are one move: one generation; a new search, the next.
-    for depth, generation in ((1, 1), (2, 1), (1, 2)):
-        search(state, state.legal_actions(), depth, 0, NO_LIMIT)
-        assert search.tables.counters[GENERATION] == generation
-    assert not make_game("reversi").compiled_quiescence("minimax").ages_table
 
 
 def test_captures_that_give_material_away_go_after_the_killers():

@@ -144,9 +144,8 @@ class MinimaxSettings:
     search offers it."""
     late_losses: bool = LATE_LOSING_CAPTURES
     """With `quiescence=true`: a capture by a piece worth more than its victim onto a square
-    the other side attacks is ordered after the killers, and reduced and pruned like a quiet
-    move late in the order (false: with the other captures, by MVV-LVA), in the games whose
-    search offers it."""
+    the other side attacks is ordered after the killers (false: with the other captures, by
+    MVV-LVA), in the games whose search offers it."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after

@@ -8,7 +8,8 @@ make/unmake moves; this module gives it, over plain numpy arrays:
   history heuristic) and its counters; `SearchMemory` holds it between the agent's calls;
 - move ordering: `score_moves` ranks the table's move first, then captures by most valuable
   victim / least valuable attacker (MVV-LVA), then the two killer moves of the ply, then quiet
-  moves by their history score; `pick` brings the best remaining move forward (a lazy
+  moves by their history score (a game's search may move a capture that gives material away
+  after the killers, LOSING_CAPTURE); `pick` brings the best remaining move forward (a lazy
   selection sort: after a cutoff the rest is never sorted);
 - `take_value` and `store_node`: a node's bookkeeping after each move and at its end (a quiet
   move that cut off becomes a killer and earns history);
@@ -57,15 +58,15 @@ HASH_MOVE, CAPTURE, KILLER = 1 << 40, 1 << 30, 1 << 29
 """Ordering scores: the table's move, captures (plus MVV-LVA), killers; history stays below."""
 LOSING_CAPTURE = KILLER - 1
 """The ordering score of a capture that a game's search finds giving material away (LATE_LOSSES
-bit): after the killers, level with the best quiet moves, and like them reduced and pruned late
-in the order."""
-NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED, TIME_UP, GENERATION = range(8)
+bit): after the killers, level with the best quiet moves. (A first version also reduced and
+pruned such captures late in the order, as quiet moves; Xiangqi's search reduces and prunes no
+capture: docs/speed.md.)"""
+NODES, MAX_NODES, STOPPED, ROOT_MOVES, ROOT_BEST, ROOT_RAISED, TIME_UP = range(7)
 """Slots of `Tables.counters`: nodes searched, the budget, 1 once the budget ran out, the
 number of root moves (in moves[0]), the index of the best of them, the index of the last
 root move whose search raised alpha (-1: none yet), the best move an unfinished call has
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
-of `SearchMemory.stop_at` while a search runs), and the move the table's entries are written at
-(`SearchMemory.ages_table`)."""
+of `SearchMemory.stop_at` while a search runs)."""
 (ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE,
  QUIET_CHECKS, FIRST_QUIET, MALUS, SORT_QUIETS, SAFE_CHECKS, LATE_LOSSES) = (
     1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
@@ -101,11 +102,9 @@ round(ln depth x ln index / 2), the shape of Stockfish's reductions (its table i
 depth x ln index from version 10 on): 1 at depth 3 from the third move, 3 at depth 10 from
 the tenth, 4 from the thirtieth."""
 ENTRY = np.dtype([("key", np.int64), ("move", np.int64), ("value", np.float64),
-                  ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_),
-                  ("generation", np.int32)])
-"""A transposition-table entry; `generation`: the move of the game it was written at. All
-zeros is an empty slot, so a new table costs nothing until its pages are written
-(np.zeros)."""
+                  ("depth", np.int16), ("bound", np.int8), ("filled", np.bool_)])
+"""A transposition-table entry. All zeros is an empty slot, so a new table costs nothing
+until its pages are written (np.zeros)."""
 
 
 class Tables(NamedTuple):
@@ -123,7 +122,7 @@ class Tables(NamedTuple):
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
     return Tables(np.zeros(1 << table_bits, dtype=ENTRY),
                   np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-                  np.zeros(squares * squares, dtype=np.int64), np.zeros(8, dtype=np.int64))
+                  np.zeros(squares * squares, dtype=np.int64), np.zeros(7, dtype=np.int64))
 
 
 class SearchMemory:
@@ -158,11 +157,6 @@ class SearchMemory:
     orders_losses = False
     """Whether the game's search can order the captures that give material away after the
     killers (then `configure(late_losses=True)` switches it on)."""
-    ages_table = False
-    """Whether the table's entries from earlier moves give way to the current move's searches
-    (`store_node`; each new root starts a generation). Without it a deep entry of a position
-    long gone holds its slot against every shallower search for the rest of the game; a game
-    whose table keeps exact solutions (Reversi's end-game solver) keeps them instead."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -264,8 +258,6 @@ class SearchMemory:
         self.moves[0, :len(root_moves), :2] = root_moves
         deeper = root == self.root and depth > self.depth
         if not deeper:
-            if self.ages_table:
-                tables.counters[GENERATION] += 1
             tables.killers[:] = -1
             tables.history[:] //= 2
             self.guess = None  # aspiration: no earlier iteration at this root
@@ -423,13 +415,11 @@ def table_cutoff(tables, slot, depth, alpha, beta):
 @njit(cache=True, inline="always")
 def store_node(tables, key, depth, best, alpha0, beta, best_move):
     """Keep a searched node (`best` is exact inside the window (alpha0, beta), else a bound)
-    unless its slot holds a deeper search of another position from the same generation."""
+    unless its slot holds a deeper search of another position (one entry a slot: entries of
+    earlier moves that gave way to this move's searches scored worse, docs/speed.md)."""
     entry = tables.table[key & (tables.table.shape[0] - 1)]
-    generation = tables.counters[GENERATION]
-    if entry.filled and entry.key != key and entry.depth > depth and \
-            entry.generation == generation:
+    if entry.filled and entry.key != key and entry.depth > depth:
         return
-    entry.generation = generation
     entry.filled = True
     entry.key = key
     entry.depth = depth

@@ -36,7 +36,11 @@ Two modes:
   static exchange pruning (`see`, off by default: a capture by a piece worth more than its
   victim, onto a square the opponent attacks, is not tried); the quiescence search in the
   transposition table (`quiet_table`, off by default). No aspiration windows
-  (ASPIRATION_WINDOW: they measured worse here).
+  (ASPIRATION_WINDOW: they measured worse here). A capture that gives material away (a piece
+  worth more than its victim, onto a square the other side attacks: `_hangs`) is ordered after
+  the killers (`late_losses`, on), and like every capture never reduced nor pruned; checks may
+  be extended only when they do not give the checking piece away (`safe_checks`, off).
+  docs/speed.md has the measurements.
 """
 
 from __future__ import annotations
@@ -345,8 +349,9 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         captured = play(board, frm, to)
         line.keys[child] = next_key(key, moved, frm, to, captured)
         line.checks[child] = in_check(board, 1 - player)
+        # (A capture is never pruned nor reduced, even one ordered late: `late_losses`.)
         if (futile > -np.inf or legal > searched_at_most) and legal > 1 and \
-                moves[ply, i, 2] < KILLER and not line.checks[child]:
+                moves[ply, i, 2] < KILLER and captured == 0 and not line.checks[child]:
             take_back(board, frm, to, captured)  # a quiet move that cannot reach alpha
             best = max(best, futile if futile > -np.inf else alpha0)
             continue
@@ -360,7 +365,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # quiet one, not giving check, reduced first), and again in full when they beat alpha.
         if legal > 1:
             reduction = 0
-            if reducing and not line.checks[child]:
+            if reducing and captured == 0 and not line.checks[child]:
                 reduction = late_reduction(mode, depth, legal - 1, moves[ply, i, 2])
             value = -_node(line, tables, 1 - player, plies + 1, child_start, child,
                            child_depth - reduction, -above(alpha), -alpha, ply + 1,
@@ -524,7 +529,6 @@ class XiangqiSearch(SearchMemory):
     quiet_table = True
     checks_in_quiescence = True
     guards_checks = True
-    ages_table = True
     orders_losses = True
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray,
