@@ -48,7 +48,9 @@ VARIANTS = ("null_move=true,lmr=false,aspiration=false,futility=false,lmp=false"
             # quiet moves sorted by history: alone it only reorders; with late-move and
             # futility pruning it decides which quiet moves are skipped
             f"{OFF},sort_quiets=true",
-            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true,sort_quiets=true")
+            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true,sort_quiets=true",
+            # losing captures after the killers (Xiangqi's search; MiniChess ignores it)
+            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true,late_losses=true")
 # (With all the pruning on, `history_malus` reorders quiet moves so that late-move pruning
 # drops a refutation: at depth 4, 'r1bakabnr/9/nc2c4/p1p1p1pC1/8p/6P2/P1P1P3P/1C7/9/RNBAKABNR
 # w' plays b2a2 for 9 instead of h6e6 for 7, docs/speed.md; it stays off by default.)
@@ -497,6 +499,7 @@ def test_captures_that_give_material_away_go_after_the_killers():
     scores = {state.action_to_str(a): moves[0, i, 2] for i, a in enumerate(actions)}
     assert scores["a4a6"] == LOSING_CAPTURE
     assert scores["a4e4"] >= CAPTURE and scores["c5c6"] >= CAPTURE
-    assert make_agent("minimax:quiescence=true", game).kernel.mode & LATE_LOSSES
-    assert not make_agent("minimax:quiescence=true,late_losses=false",
-                          game).kernel.mode & LATE_LOSSES
+    assert make_agent("minimax:quiescence=true,late_losses=true", game).kernel.mode & LATE_LOSSES
+    assert not make_agent("minimax:quiescence=true", game).kernel.mode & LATE_LOSSES
+    assert not make_agent("minimax:quiescence=true,late_losses=true",  # Xiangqi's alone
+                          make_game("minichess")).kernel.mode & LATE_LOSSES

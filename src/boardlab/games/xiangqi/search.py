@@ -38,7 +38,7 @@ Two modes:
   transposition table (`quiet_table`, off by default). No aspiration windows
   (ASPIRATION_WINDOW: they measured worse here). A capture that gives material away (a piece
   worth more than its victim, onto a square the other side attacks: `_hangs`) is ordered after
-  the killers (`late_losses`, on), and like every capture never reduced nor pruned; checks may
+  the killers (`late_losses`, off), and like every capture never reduced nor pruned; checks may
   be extended only when they do not give the checking piece away (`safe_checks`, off).
   docs/speed.md has the measurements.
 """
