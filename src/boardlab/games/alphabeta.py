@@ -43,11 +43,10 @@ import numpy as np
 from numba import njit
 
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
-                              HISTORY_MALUS_USE, LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS,
-                              LATE_LOSING_CAPTURES, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
-                              QUIET_CHECKS_USE,
-                              QUIET_TABLE_USE, SAFE_CHECK_EXTENSION, SCOUT_DEPTH,
-                              SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              HISTORY_MALUS_USE, LATE_LOSING_CAPTURES, LATE_MOVE_PRUNING,
+                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+                              QUIET_CHECKS_USE, QUIET_TABLE_USE, SAFE_CHECK_EXTENSION,
+                              SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -80,9 +79,9 @@ reduction that grows with depth (`null_reduction`), the quiescence search's use 
 transposition table, quiet checks at the quiescence search's first ply, (set by the
 search itself) this node is that first ply, and the history malus (`punish_quiets`: quiet
 moves tried before the one that cut off lose history, and a late quiet move whose history
-is below 0 is reduced one ply more), quiet moves sorted by history at every depth (`keeps_sorting`),
-a check extended only where the checking piece cannot be taken at once at a loss, and
-captures that give material away ordered after the killers (`LOSING_CAPTURE`)."""
+is below 0 is reduced one ply more), quiet moves sorted by history at every depth
+(`keeps_sorting`), a check extended only where the checking piece cannot be taken at once at
+a loss, and captures that give material away ordered after the killers (`LOSING_CAPTURE`)."""
 SCOUT_SHIFT = 16
 """`mode >> SCOUT_SHIFT` is the scout depth: futility and late-move pruning apply at nodes
 at most that many plies from the leaves (`shallow_scout`; the minimax agent's
