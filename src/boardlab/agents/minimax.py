@@ -33,10 +33,9 @@ from typing import Any
 from ..core.agent import Agent, Clock
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
                               HISTORY_MALUS_USE, LATE_LOSING_CAPTURES, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS,
-                              LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE, QUIET_CHECKS_USE,
-                              QUIET_TABLE_USE, SAFE_CHECK_EXTENSION, SCOUT_DEPTH,
-                              SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+                              QUIET_CHECKS_USE, QUIET_TABLE_USE, SAFE_CHECK_EXTENSION,
+                              SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 

@@ -272,7 +272,7 @@ def _node(line, tables, player, plies, key, depth, alpha, beta, ply, max_plies, 
     mode &= ~AFTER_NULL
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
     reducing = engine and ply > 0 and reduces(mode, depth) and not in_check
-    # Near the leaves, quiet moves may be tried in generation order (`sorting`).
+    # Near the leaves, quiet moves may be tried in generation order (`keeps_sorting`).
     sorting = ply > 0
     alpha0 = alpha
     best = -np.inf

@@ -211,8 +211,9 @@ def _lost(plies):
 def _hangs(board, player, to, moved, captured):
     """Whether `player`'s piece `moved`, just played to `to` (taking `captured`), can be taken
     there at a loss: the other side attacks the square and the piece is worth more than what
-    it took (one step of a static exchange evaluation: a check that only gives the piece away
-    is not extended, SAFE_CHECKS)."""
+    it took (one step of a static exchange evaluation: the quiescence search's `see` skips
+    such a capture, SAFE_CHECKS extends no such check, LATE_LOSSES orders such a capture
+    late)."""
     return PIECE_VALUES_ARRAY[abs(moved)] > PIECE_VALUES_ARRAY[abs(captured)] and \
         attacked_square(board, to, player)
 
@@ -328,7 +329,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
     mode &= ~AFTER_NULL
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
     reducing = engine and ply > 0 and reduces(mode, depth) and not line.checks[top]
-    # Near the leaves, quiet moves may be tried in generation order (`sorting`).
+    # Near the leaves, quiet moves may be tried in generation order (`keeps_sorting`).
     sorting = ply > 0
     general = general_square(board, player)
     alpha0 = alpha
@@ -495,9 +496,8 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
             continue
         legal += 1
         captured = play(board, frm, to)
-        if mode & SEE and not checked and \
-                PIECE_VALUES_ARRAY[abs(board[to])] > PIECE_VALUES_ARRAY[abs(captured)] and \
-                attacked_square(board, to, player) and not in_check(board, 1 - player):
+        if mode & SEE and not checked and _hangs(board, player, to, board[to], captured) and \
+                not in_check(board, 1 - player):
             take_back(board, frm, to, captured)  # a defended victim worth less: lost
             continue
         child_key = next_key(key, board[to], frm, to, captured)
