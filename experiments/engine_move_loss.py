@@ -16,8 +16,10 @@ look at the moves it plays differently.
 
 `positions` draws middle-game positions (plies 12-110, one in nine) from the games of an
 arena store; `judge` prints, per agent spec, the mean loss over all positions and over the
-even ones (the judge's value within 400 centipawns), how often it played the judge's move, and
-how often it lost 100 centipawns or more. Timed searches vary from run to run: run a setting
+even ones (the judge's value within 400 centipawns), how often it played the judge's move, how
+often it lost 100 centipawns or more, and its mean nodes (an agent that reports them, 0 for an
+engine) and seconds a move. A fixed depth (`minimax:depth=8,quiescence=true`) gives a setting's
+nodes and quality apart from the clock. Timed searches vary from run to run: run a setting
 twice to see how far its figures move by themselves (docs/speed.md).
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import time
 from pathlib import Path
 
 from boardlab import Clock, make_agent
@@ -67,11 +70,14 @@ def judge(positions_file: str, specs: list[str], judge_spec: str, cache_file: st
 
     for spec in specs:
         agent = make_agent(spec, game)
-        losses, even, best_moves = [], [], 0
+        losses, even, best_moves, nodes, seconds = [], [], 0, 0, 0.0
         for text in data["positions"]:
             state = game.state_from_text(text)
             agent.start_game(state.current_player(), 0)
+            started = time.perf_counter()
             action = agent.act(state.clone(), Clock())
+            seconds += time.perf_counter() - started
+            nodes += agent.last_info().get("nodes", 0)
             best, best_action = judged(text, state, None)
             value = best if action == best_action else judged(text, state, action)[0]
             loss = max(0.0, best - value)
@@ -82,7 +88,9 @@ def judge(positions_file: str, specs: list[str], judge_spec: str, cache_file: st
         cache_path.write_text(json.dumps(cache))
         print(f"{spec}: mean loss {sum(losses) / len(losses):.1f} cp over {len(losses)} "
               f"positions, {sum(even) / max(len(even), 1):.1f} over the {len(even)} even; "
-              f"the judge's move {best_moves}, 100 cp or more lost {sum(x >= 100 for x in losses)}",
+              f"the judge's move {best_moves}, "
+              f"100 cp or more lost {sum(x >= 100 for x in losses)}; "
+              f"{nodes / len(losses):,.0f} nodes and {seconds / len(losses):.3f} s a move",
               flush=True)
     referee.close()
 

@@ -11,7 +11,7 @@ LISTED = {
     "jungle": {"greedy", "minimax", "course-greedy", "course-minimax", "course-minimax-boxed"},
     "reversi": {"positional", "discs", "mobility"},
     "minichess": {"material", "positional", "tuned"},
-    "xiangqi": {"positional", "tuned"},
+    "xiangqi": {"positional", "tuned", "neural"},
     "sequence": {"location-value", "window-potential"},
 }
 FIRST_NAMES = {  # game: {first name: the name it selects}

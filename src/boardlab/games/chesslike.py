@@ -445,6 +445,20 @@ TUNED_FORMAT = "boardlab-texel"
 """The `format` entry of a tuned evaluation file (learn/texel.py writes it)."""
 
 
+def npz_fields(path: str | Path, names: Sequence[str],
+               wrong: Callable[[str], BoardLabError]) -> dict[str, np.ndarray]:
+    """The arrays of an .npz file that are among `names` (those it lacks are left out); the
+    error `wrong(reason)` when there is no such file or it is not an .npz archive without
+    pickled objects."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {name: data[name] for name in names if name in data.files}
+    except FileNotFoundError:
+        raise wrong("no such file") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        raise wrong("not an .npz archive without pickled objects") from None
+
+
 def read_tuned_table(path: str | Path, game: str, shape: tuple[int, ...],
                      older: tuple[tuple[int, ...], ...] = ()) -> np.ndarray:
     """The `table` (float64, `shape`, or one of the `older` shapes a file may still have) of a
@@ -453,14 +467,7 @@ def read_tuned_table(path: str | Path, game: str, shape: tuple[int, ...],
     def wrong(reason: str) -> BoardLabError:
         return BoardLabError(f"{path} is not a tuned {game} evaluation ({reason}); make one "
                              f"with `boardlab train {game} texel --out FILE`")
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            fields = {name: data[name] for name in ("format", "game", "table")
-                      if name in data.files}
-    except FileNotFoundError:
-        raise wrong("no such file") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
-        raise wrong("not an .npz archive without pickled objects") from None
+    fields = npz_fields(path, ("format", "game", "table"), wrong)
     if str(fields.get("format", "")) != TUNED_FORMAT:
         raise wrong(f"format {str(fields.get('format', 'missing'))!r}, not {TUNED_FORMAT!r}")
     if str(fields.get("game", "")).split(":")[0] != game:

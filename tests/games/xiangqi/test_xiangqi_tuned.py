@@ -15,6 +15,8 @@ import pytest
 import boardlab.core.weights
 from boardlab.core.game import BoardLabError
 from boardlab.games.xiangqi import XiangqiGame, rules
+from boardlab.core.weights import shipped_file
+from boardlab.games.xiangqi.evalnet import NETWORK_FILE
 from boardlab.games.xiangqi.heuristics import (ACTIVITY, ENDGAME, PHASE_MAX, TUNED_FILE, ZONE,
                                                activity, activity_counts, parameters, phase,
                                                read_tuned, tuned, tuned_parameters)
@@ -45,9 +47,11 @@ def tuned_table() -> np.ndarray:
 
 @pytest.fixture
 def shipped_tuned(tmp_path, monkeypatch):
-    """A tuned table where `tuned_parameters` looks for the shipped one; the table."""
+    """A tuned table where `tuned_parameters` looks for the shipped one, beside the shipped
+    evaluation network (`neural`, the engine search's default, reads both); the table."""
     table = tuned_table()
     np.savez(tmp_path / TUNED_FILE, format="boardlab-texel", game="xiangqi", table=table)
+    (tmp_path / NETWORK_FILE).write_bytes(shipped_file(NETWORK_FILE).read_bytes())
     monkeypatch.setattr(boardlab.core.weights, "MODELS", str(tmp_path))
     tuned_parameters.cache_clear()
     yield table

@@ -175,3 +175,14 @@ def tuned(state: XiangqiState, player: int) -> float:
         return value
     active = activity(state.board, rows[ACTIVITY])
     return value + (active if player == 0 else -active)
+
+
+def neural(state: XiangqiState, player: int) -> float:
+    """`tuned` corrected by the shipped evaluation network (evalnet.py) for `player`; the same
+    compiled correction the search adds, so the floats agree."""
+    from .evalnet import correction, shipped_network
+
+    network = shipped_network()
+    board = np.asarray(state.board, dtype=np.int8)  # the search's board: the same code
+    hidden = np.zeros(max(network.b1.shape[0], 1))
+    return tuned(state, player) + correction(board, player, network, hidden)

@@ -61,6 +61,7 @@ from ..alphabeta import (AFTER_NULL, ENGINE, FIRST_QUIET, FUTILE, HASH_MOVE, KIL
                          take_value)
 from ..chesslike import piece_square_parameters, signed_table
 from .actions import ACTION_FROM, ACTION_TO
+from .evalnet import NO_NETWORK, Network, correction
 from .heuristics import PHASE_MAX, PHASE_WEIGHTS, PIECE_SQUARE, PIECE_VALUES, ZONE
 from .kernels import (DRAW, MAX_MOVES, ONGOING, PALACE, SIDE_KEY, _attacked, _has_legal,
                       _pseudo, attacked_square, general_square, history_keys, history_rows,
@@ -94,7 +95,8 @@ class Line(NamedTuple):
     moves in moves[0]); the leaves' evaluation table (EVALUATION's layout), the endgame table
     the phase blends with it (`_blend`; an empty array: the one table alone) and activity
     weights (`activity`; an empty array: none), and the buffers `activity` counts in (its
-    own: a node's moves are in moves[ply] when it is evaluated)."""
+    own: a node's moves are in moves[ply] when it is evaluated); the evaluation network that
+    corrects the leaves' value (`evalnet.correction`; NO_NETWORK: none) and its buffer."""
 
     board: np.ndarray
     keys: np.ndarray
@@ -105,6 +107,8 @@ class Line(NamedTuple):
     activity: np.ndarray
     scratch: np.ndarray
     counts: np.ndarray
+    network: Network = NO_NETWORK
+    hidden: np.ndarray = np.zeros(1)
 
 
 @njit(cache=True)
@@ -158,7 +162,8 @@ def _static_after(line, player, moves, n):
     else:
         early, late, weight = _table_parts(line)
         value = _blend(early, late, weight, player)
-    return value + _activity_for(line, player, moves, n)
+    value = value + _activity_for(line, player, moves, n)
+    return value + correction(line.board, player, line.network, line.hidden)
 
 
 @njit(cache=True, inline="always")
@@ -432,6 +437,7 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
         else:
             table_now = evaluate(board, evaluation, player)
         best = table_now + _activity_for(line, player, moves[ply], n)
+        best = best + correction(board, player, line.network, line.hidden)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -533,10 +539,11 @@ class XiangqiSearch(SearchMemory):
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray,
                  activity_weights: np.ndarray | None = None,
-                 endgame: np.ndarray | None = None) -> None:
+                 endgame: np.ndarray | None = None, network: Network = NO_NETWORK) -> None:
         """`evaluation`: the leaves' table (EVALUATION's layout: chesslike.signed_table);
         `activity_weights`: the activity term's (`activity`; None or all 0: none); `endgame`:
-        the endgame table the phase blends with `evaluation` (the same layout; None: none)."""
+        the endgame table the phase blends with `evaluation` (the same layout; None: none);
+        `network`: the evaluation network that corrects the leaves' value (evalnet.py)."""
         super().__init__(SQUARES, MAX_MOVES, quiescence)
         self.evaluation = np.ascontiguousarray(evaluation, dtype=np.float64)
         self.endgame_table = (np.zeros((0, SQUARES)) if endgame is None
@@ -547,6 +554,8 @@ class XiangqiSearch(SearchMemory):
         self.scratch = np.zeros((MAX_MOVES, 3), dtype=np.int64)
         """`activity`'s move buffer, the layout of one ply of `moves`."""
         self.counts = np.zeros((2, ZONE + 1), dtype=np.int64)
+        self.network = network
+        self.hidden = np.zeros(max(network.b1.shape[0], 1))
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
                  max_nodes: int) -> tuple[int, float, int, bool]:
@@ -559,7 +568,8 @@ class XiangqiSearch(SearchMemory):
         checks = np.zeros(keys.shape[0], dtype=np.bool_)
         checks[:top + 1] = state.checks
         line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves, self.evaluation,
-                    self.endgame_table, self.activity, self.scratch, self.counts)
+                    self.endgame_table, self.activity, self.scratch, self.counts,
+                    self.network, self.hidden)
 
         def window_search(alpha: float, beta: float) -> float:
             # The Python root searches each move with (best so far, +inf) and keeps the first
@@ -572,17 +582,20 @@ class XiangqiSearch(SearchMemory):
 
 def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes (`positional`,
-    `tuned`), else None."""
-    from .heuristics import ACTIVITY, ENDGAME, material_and_position, parameters, tuned
+    `tuned`, `neural`: the tuned table corrected by the shipped network), else None."""
+    from .evalnet import shipped_network
+    from .heuristics import ACTIVITY, ENDGAME, material_and_position, neural, parameters, tuned
 
-    named = {material_and_position: "positional", tuned: "tuned"}
+    named = {material_and_position: "positional", tuned: "tuned", neural: "neural"}
     name = named.get(game.evaluators.get(evaluator))
     if name is None:
         return None
-    table = parameters(name)
+    table = parameters("positional" if name == "positional" else "tuned")
     return XiangqiSearch(quiescence, signed_table(table[:ACTIVITY], ROWS, COLS),
                          table[ACTIVITY, :ZONE + 1],
-                         signed_table(table[ENDGAME:], ROWS, COLS) if name == "tuned" else None)
+                         signed_table(table[ENDGAME:], ROWS, COLS) if name != "positional"
+                         else None,
+                         shipped_network() if name == "neural" else NO_NETWORK)
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
