@@ -67,9 +67,8 @@ def feature(cell, square, player):
 @njit(cache=True)
 def correction(board, player, network, hidden):
     """The network's output for `player` to move on `board` (0 without a network); `hidden`
-    is a buffer of at least H1 floats, so that the call allocates nothing. About 0.5 us a
-    call here (32 x 16 weights; `fastmath` made no difference): the search's leaves cost half
-    as much again."""
+    is a buffer of at least H1 floats, so that the call allocates nothing. Recomputed at each
+    leaf, it makes the search's leaves dearer (README.md#the-evaluation-network-neural)."""
     width = network.b1.shape[0]
     if width == 0:
         return 0.0

@@ -11,9 +11,10 @@ cap draws. Leaves are scored by a table per heuristic, carried in `Line` (`heuri
 material_and_position`, material plus hand-set piece-square bonuses, or `heuristics.tuned`, the
 tables Texel's method fitted), plus, for `tuned`, its endgame table blended in by the phase
 (`_blend`) and its activity term (`activity`: pseudo-legal moves by piece type and into the
-enemy palace), summed in the same order as the Python heuristics so the floats agree. Move
-ordering (alphabeta.py): the transposition table's move, captures by MVV-LVA, killers,
-history.
+enemy palace), and, for `neural`, the evaluation network's correction (evalnet.py
+`correction`, `Line.network`), summed in the same order as the Python heuristics so the floats
+agree. Move ordering (alphabeta.py): the transposition table's move, captures by MVV-LVA,
+killers, history.
 
 Two modes:
 - plain (`quiescence=False`): the table only orders moves, so every node's value is the
