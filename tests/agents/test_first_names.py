@@ -9,7 +9,7 @@ from boardlab.core.game import Evaluators, Game
 
 LISTED = {
     "jungle": {"greedy", "minimax", "course-greedy", "course-minimax", "course-minimax-boxed"},
-    "reversi": {"positional", "discs", "mobility"},
+    "reversi": {"positional", "discs", "mobility", "tuned"},
     "minichess": {"material", "positional", "tuned"},
     "xiangqi": {"positional", "tuned", "neural"},
     "sequence": {"location-value", "window-potential"},

@@ -30,7 +30,7 @@ def test_weight_table_is_symmetric_with_corners_high_and_x_squares_low():
 
 
 def test_evaluators_are_named_for_what_they_compute_with_the_agents_names_as_aliases():
-    assert set(GAME.evaluators) == {"positional", "discs", "mobility"}
+    assert set(GAME.evaluators) == {"positional", "discs", "mobility", "tuned"}
     assert GAME.evaluators["greedy"] is GAME.evaluators["minimax"] is positional_value
     assert "minimax" in GAME.evaluators and GAME.evaluator_name("greedy") == "positional"
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from ...core.benchcases import BenchCases, PeerGame
 from ...core.game import (TERMINAL, EngineDialect, Evaluators, Game, GameFacts,
-                          IllegalActionError, ParseError, State, random_opening, slots_clone)
+                          IllegalActionError, LinearEvaluation, ParseError, State,
+                          random_opening, slots_clone)
 from ...render import Drawable
 from .bitboard import SIZE, SQUARES, flips, legal_moves, parse_square, square_name, squares_of
 from .notation import parse_cells, position_text
@@ -89,13 +90,23 @@ class ReversiGame(Game):
     @property
     def evaluators(self):
         from .heuristics import disc_difference, mobility_value, positional_value
+        from .patterns import tuned_value
 
-        # `engine`: the engine search's default (`minimax:quiescence=true`), `mobility`,
-        # which won 40-0-0 against `positional` at equal time (README.md#heuristics).
+        # `engine`: the engine search's default (`minimax:quiescence=true`), `tuned`, the
+        # pattern tables, which scored 0.708 and 0.80 against `mobility` at equal time
+        # (README.md#pattern-tables-patternspy-evaltuned); `mobility` won 40-0-0 against
+        # `positional` the same way.
         return Evaluators({"positional": positional_value, "discs": disc_difference,
-                           "mobility": mobility_value},
+                           "mobility": mobility_value, "tuned": tuned_value},
                           aliases={"greedy": "positional", "minimax": "positional",
-                                   "engine": "mobility"})
+                                   "engine": "tuned"})
+
+    def linear_evaluation(self) -> LinearEvaluation:
+        """Pattern tables of edges, corners, lines and diagonals (patterns.py), which hold
+        `mobility` and `positional` exactly and which Texel's method tunes."""
+        from .patterns import linear_evaluation
+
+        return linear_evaluation()
 
     def compiled_minimax(self, evaluator: str):
         """The numba alpha-beta (search.py) with the Python agent's values."""

@@ -57,12 +57,14 @@ from .endgame import final_value, solve, table_key
 from .heuristics import (CORNER_NEIGHBOURS, CORNERS, EDGE_STABLE_WEIGHT, MOBILITY_WEIGHT,
                          POSITION_WEIGHTS, POTENTIAL_MOBILITY_WEIGHT, ROW_SUMS)
 from .kernels import _popcount, flips, legal_moves
+from .patterns import (INSTANCE_OFFSET, INSTANCES, SCALAR_COLUMN, SCALE, SPAN, STAGES, WIDTH,
+                       tuned_compiled_table)
 from .rules import PASS
 
-POSITIONAL, DISCS, MOBILITY = 0, 1, 2
+POSITIONAL, DISCS, MOBILITY, TUNED = 0, 1, 2, 3
 """The heuristics this file computes, by code (heuristics.positional_value, disc_difference,
-mobility_value)."""
-EVALUATORS = {"positional": POSITIONAL, "discs": DISCS, "mobility": MOBILITY}
+mobility_value, patterns.tuned_value)."""
+EVALUATORS = {"positional": POSITIONAL, "discs": DISCS, "mobility": MOBILITY, "tuned": TUNED}
 """The Reversi game's evaluator names (ReversiGame.evaluators, not its aliases) with a compiled
 twin."""
 MAX_MOVES = 40
@@ -111,12 +113,77 @@ class Weights(NamedTuple):
     squares set in `byte`: a bitboard's table value is eight look-ups."""
     terms: np.ndarray
     """The `mobility` heuristic's weights: per move, per potential move, per anchored disc."""
+    patterns: np.ndarray
+    """`tuned`: patterns.compiled_table, (STAGES, WIDTH) int64; a stand-in for the others."""
+    reading: "PatternReading"
 
 
-def heuristic_weights() -> Weights:
+class PatternReading(NamedTuple):
+    """Where search.py reads patterns.INSTANCES from (`pattern_reading`): a row or a column
+    is a byte of the board (or of its transpose), a diagonal a byte gathered by one
+    multiplication, and a byte's base-3 value one look-up; the rest square by square. A
+    table the same under the pattern's own symmetries (patterns.CANONICAL) lets any of its
+    readings stand for the one patterns.py writes."""
+
+    ternary: np.ndarray
+    """ternary[byte]: the byte's bits as base-3 digits (bit i worth 3**i)."""
+    row_offsets: np.ndarray
+    """The first column of the kind of pattern of each row (or column, by symmetry); -1: none."""
+    diagonal_masks: np.ndarray
+    diagonal_shifts: np.ndarray
+    diagonal_offsets: np.ndarray
+    """Each diagonal instance's squares, its lowest file and its kind's first column."""
+    squares: np.ndarray
+    lengths: np.ndarray
+    offsets: np.ndarray
+    """The other instances' squares in reading order (padded), lengths and first columns."""
+    columns: np.ndarray
+    """Room for one position's columns (a leaf allocates nothing)."""
+
+
+def pattern_reading() -> PatternReading:
+    """patterns.INSTANCES sorted into rows, columns, diagonals and the rest (the corners)."""
+    ternary = np.array([sum(3 ** i for i in range(8) if byte >> i & 1) for byte in range(256)],
+                       dtype=np.int64)
+    row_offsets = np.full(8, -1, dtype=np.int64)
+    column_offsets = np.full(8, -1, dtype=np.int64)
+    masks, shifts, diagonal_offsets, others = [], [], [], []
+    for instance, offset in zip(INSTANCES, INSTANCE_OFFSET):
+        rows = {square // 8 for square in instance}
+        files = sorted(square % 8 for square in instance)
+        if len(rows) == 1 and len(instance) == 8:
+            row_offsets[rows.pop()] = offset
+        elif len(set(files)) == 1 and len(instance) == 8:
+            column_offsets[files[0]] = offset
+        elif len(rows) == len(instance) == len(set(files)) and \
+                files == list(range(files[0], files[0] + len(files))):
+            masks.append(sum(1 << square for square in instance))
+            shifts.append(files[0])
+            diagonal_offsets.append(offset)
+        else:
+            others.append((instance, offset))
+    # The transposed board's rows are the columns: the same kinds, found by symmetry.
+    assert np.array_equal(row_offsets, column_offsets) and (row_offsets >= 0).all()
+    squares = np.zeros((len(others), max(len(i) for i, _ in others)), dtype=np.int64)
+    for i, (instance, _) in enumerate(others):
+        squares[i, :len(instance)] = instance
+    return PatternReading(ternary, row_offsets, np.array(masks, dtype=np.uint64),
+                          np.array(shifts, dtype=np.uint64),
+                          np.array(diagonal_offsets, dtype=np.int64), squares,
+                          np.array([len(i) for i, _ in others], dtype=np.int64),
+                          np.array([offset for _, offset in others], dtype=np.int64),
+                          np.zeros(len(INSTANCES), dtype=np.int64))
+
+
+def heuristic_weights(evaluator: int = MOBILITY) -> Weights:
+    """The numbers of the heuristic `evaluator` (the pattern tables read only for TUNED)."""
+    # Stage by stage for a column: the two stages a position blends share a cache line.
+    table = tuned_compiled_table() if evaluator == TUNED else np.zeros((2, WIDTH), np.int32)
+    table = np.ascontiguousarray(table.T)
     return Weights(np.array(ROW_SUMS, dtype=np.int64),
                    np.array([MOBILITY_WEIGHT, POTENTIAL_MOBILITY_WEIGHT, EDGE_STABLE_WEIGHT],
-                            dtype=np.int64))
+                            dtype=np.int64),
+                   table, pattern_reading())
 
 
 # --- positions ----------------------------------------------------------------------------------
@@ -181,10 +248,85 @@ def _side_score(own, opp, own_moves, unsettled, weights):
             + terms[2] * np.int64(_popcount(_edge_anchored(own))))
 
 
+@njit(cache=True, inline="always")
+def _transposed(bits):
+    """The board flipped about the a1-h8 diagonal (three delta swaps): columns become rows."""
+    t = np.uint64(0x0F0F0F0F00000000) & (bits ^ (bits << np.uint64(28)))
+    bits ^= t ^ (t >> np.uint64(28))
+    t = np.uint64(0x3333000033330000) & (bits ^ (bits << np.uint64(14)))
+    bits ^= t ^ (t >> np.uint64(14))
+    t = np.uint64(0x5500550055005500) & (bits ^ (bits << _S7))
+    bits ^= t ^ (t >> _S7)
+    return bits
+
+
+@njit(cache=True)
+def _pattern_columns(own, opp, reading, columns):
+    """Fills `columns` with each instance's column (its kind's first column plus its base-3
+    number): the same entries patterns.pattern_columns reads, in another order."""
+    ternary = reading.ternary
+    n = 0
+    own_t, opp_t = _transposed(own), _transposed(opp)
+    for row in range(8):
+        shift = np.uint64(8 * row)
+        offset = reading.row_offsets[row]
+        columns[n] = offset + ternary[(own >> shift) & np.uint64(0xFF)] \
+            + 2 * ternary[(opp >> shift) & np.uint64(0xFF)]
+        columns[n + 1] = offset + ternary[(own_t >> shift) & np.uint64(0xFF)] \
+            + 2 * ternary[(opp_t >> shift) & np.uint64(0xFF)]
+        n += 2
+    gather = np.uint64(0x0101010101010101)
+    for i in range(reading.diagonal_masks.shape[0]):
+        mask = reading.diagonal_masks[i]
+        # One square a file: the product's top byte holds the diagonal by file.
+        own_byte = (((own & mask) * gather) >> np.uint64(56)) >> reading.diagonal_shifts[i]
+        opp_byte = (((opp & mask) * gather) >> np.uint64(56)) >> reading.diagonal_shifts[i]
+        columns[n] = reading.diagonal_offsets[i] + ternary[own_byte] + 2 * ternary[opp_byte]
+        n += 1
+    for i in range(reading.lengths.shape[0]):
+        index = np.int64(0)
+        for j in range(reading.lengths[i] - 1, -1, -1):
+            square = np.uint64(reading.squares[i, j])
+            index = (index * 3 + np.int64((own >> square) & _ONE)
+                     + 2 * np.int64((opp >> square) & _ONE))
+        columns[n] = reading.offsets[i] + index
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _pattern_value(own, opp, own_moves, weights):
+    """patterns.table_value: each anchor stage's integer sum over the instances' entries and
+    the counts, blended, in points."""
+    discs = np.int64(_popcount(own | opp))
+    stage, share = divmod((discs - 4) * (STAGES - 1), SPAN)
+    if stage >= STAGES - 1:
+        stage, share = np.int64(STAGES - 2), np.int64(SPAN)
+    table = weights.patterns
+    columns = weights.reading.columns
+    low = np.int64(0)
+    high = np.int64(0)
+    for i in range(_pattern_columns(own, opp, weights.reading, columns)):
+        low += table[columns[i], stage]
+        high += table[columns[i], stage + 1]
+    empty = ~(own | opp)
+    amounts = (np.int64(_popcount(own_moves)) - np.int64(_popcount(legal_moves(opp, own))),
+               np.int64(_popcount(_neighbours(opp) & empty))
+               - np.int64(_popcount(_neighbours(own) & empty)),
+               np.int64(1))
+    for i in range(3):
+        low += amounts[i] * table[SCALAR_COLUMN + i, stage]
+        high += amounts[i] * table[SCALAR_COLUMN + i, stage + 1]
+    return ((SPAN - share) * low + share * high) / (SPAN * SCALE)
+
+
 @njit(cache=True)
 def evaluate(own, opp, own_moves, evaluator, weights):
     """The heuristic `evaluator` for the side holding `own` (to move, with `own_moves`):
-    exactly heuristics.positional_value, disc_difference or mobility_value, as a float."""
+    exactly heuristics.positional_value, disc_difference, mobility_value or
+    patterns.tuned_value, as a float."""
+    if evaluator == TUNED:
+        return _pattern_value(own, opp, own_moves, weights)
     if evaluator == POSITIONAL:
         return float(_weight_sum(own, weights.rows) - _weight_sum(opp, weights.rows))
     if evaluator == DISCS:
@@ -311,7 +453,7 @@ class ReversiSearch(SearchMemory):
     def __init__(self, evaluator: int, engine: bool) -> None:
         super().__init__(SQUARES, MAX_MOVES, engine)
         self.evaluator = evaluator
-        self.weights = heuristic_weights()
+        self.weights = heuristic_weights(evaluator)
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
                  max_nodes: int) -> tuple[int, float, int, bool]:
