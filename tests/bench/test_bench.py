@@ -75,6 +75,15 @@ def test_kernels_are_measured_beside_the_python_state(quick_run):
 
 
 @pytest.mark.e2e  # a whole `bench --quick` run
+def test_the_engine_search_is_timed_with_the_other_evaluation_a_game_names(quick_run):
+    # Reversi's engine search plays its pattern tables; the bench times `mobility` too.
+    engines = {f["engine"]: f for f in figures_of(quick_run, "reversi", "alphabeta")}
+    other = engines["numba kernel, quiescence, eval=mobility"]
+    assert other["per_second"] > 0 and "eval=mobility" in other["work"]
+    assert engines["numba kernel, quiescence"]["per_second"] > 0
+
+
+@pytest.mark.e2e  # a whole `bench --quick` run
 def test_every_figure_not_measured_says_why(quick_run):
     for f in quick_run["figures"]:
         if f["per_second"] is None:

@@ -7,6 +7,8 @@ rate either way, so `--quick` changes the noise, not the meaning.
 
 from __future__ import annotations
 
+import functools
+
 import random
 from typing import Any, Callable
 
@@ -205,6 +207,12 @@ def _alphabeta(name: str, game: Game, cases: BenchCases, quick: bool) -> list[Jo
                         "the quiescence search's)",
                         lambda: _search(game, f"minimax:depth={deep},quiescence=true"),
                         detail=f"depth {deep}"))
+        for evaluator in cases.engine_evaluators:
+            spec = f"minimax:depth={deep},quiescence=true,eval={evaluator}"
+            jobs.append(Job(name, "alphabeta", f"numba kernel, quiescence, eval={evaluator}",
+                            "nodes", f"{spec} from a position {OPENING_PLIES} random plies in "
+                            f"(the engine search with another evaluation)",
+                            functools.partial(_search, game, spec), detail=f"depth {deep}"))
     return jobs
 
 

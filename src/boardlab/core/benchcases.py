@@ -62,6 +62,11 @@ class BenchCases:
     """Depth of the compiled searches (`compiled_minimax`, `compiled_quiescence`); None:
     `alphabeta_depth`. Deeper where good move ordering leaves too few nodes at the Python
     depths to time the search rather than the call around it."""
+    engine_evaluators: tuple[str, ...] = ()
+    """Evaluators whose engine search (`minimax:depth=D,quiescence=true,eval=NAME`) is timed
+    too, from the same position as the default's: what a costlier or a cheaper evaluation
+    does to the nodes a second (the tree it searches differs as well: the depth's time is
+    in the nodes divided by the rate)."""
     kernel_perft: Callable[[OwnState, int], int] | None = None
     """(start, depth) -> leaves, by the game's compiled perft."""
     kernel_perft_depth: Sizes = (1, 2)

@@ -492,13 +492,15 @@ def mailbox_bench_cases(perft: Callable[[Board, int, int], int], python_moves: M
                         kernel_moves: MoveGenerator, *, perft_depth: Sizes,
                         kernel_perft_depth: Sizes, alphabeta_depth: Sizes,
                         kernel_alphabeta_depth: Sizes,
-                        peers: tuple[PeerGame, ...]) -> BenchCases:
+                        peers: tuple[PeerGame, ...],
+                        engine_evaluators: tuple[str, ...] = ()) -> BenchCases:
     """`Game.bench_cases()` of a chess-like game whose states hold `board` and `player`: the
     compiled `perft(board, player, depth)`, move generation by the Python rules against the
-    kernel's, and the depths and peers the game chooses."""
+    kernel's, and the depths, peers and other evaluations of the engine search the game
+    chooses."""
     return BenchCases(
         perft_depth=perft_depth, alphabeta_depth=alphabeta_depth,
-        kernel_alphabeta_depth=kernel_alphabeta_depth,
+        kernel_alphabeta_depth=kernel_alphabeta_depth, engine_evaluators=engine_evaluators,
         kernel_perft=lambda start, depth: perft(start.board, start.player, depth),
         kernel_perft_depth=kernel_perft_depth,
         movegen=MoveGeneration(arguments=lambda state: (state.board, state.player),

@@ -66,12 +66,14 @@ class ReversiGame(Game):
         return parse_position(self, text)
 
     def bench_cases(self) -> BenchCases:
-        """Perft, playouts (also 5000 games a call) and alpha-beta by the kernels; OpenSpiel's
-        `othello` (with its MCTSBot) and Pgx's as peers."""
+        """Perft, playouts (also 5000 games a call) and alpha-beta by the kernels, the engine
+        search also with `mobility` beside its pattern tables; OpenSpiel's `othello` (with its
+        MCTSBot) and Pgx's as peers."""
         from . import kernels  # compiled only when benchmarked
 
         return BenchCases(
             perft_depth=(5, 6), alphabeta_depth=(2, 4), kernel_alphabeta_depth=(5, 7),
+            engine_evaluators=("mobility",),
             kernel_perft=lambda start, depth: kernels.perft(
                 start.black, start.white, start.player, depth),
             kernel_perft_depth=(7, 9),

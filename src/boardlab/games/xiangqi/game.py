@@ -76,13 +76,14 @@ class XiangqiGame(ChessLikeGame):
 
     def bench_cases(self) -> BenchCases:
         """Compiled perft, move generation (python rules against the kernel) and deeper
-        compiled searches; the peers' names for the game."""
+        compiled searches, the engine search also with `tuned`, its table without the
+        network; the peers' names for the game."""
         from . import kernels  # compiled only when benchmarked
 
         return mailbox_bench_cases(
             kernels.perft, rules.legal_moves, kernels.legal_moves, perft_depth=(2, 3),
             kernel_perft_depth=(3, 4), alphabeta_depth=(2, 3),
-            kernel_alphabeta_depth=(4, 5),
+            kernel_alphabeta_depth=(4, 5), engine_evaluators=("tuned",),
             peers=(PeerGame("openspiel", "xiangqi", perft_depth=(2, 3)),
                    PeerGame("pyffish", "xiangqi", perft_depth=(1, 2))))
 
