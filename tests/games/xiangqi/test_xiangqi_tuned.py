@@ -94,7 +94,7 @@ def test_the_python_moves_are_the_kernels_and_both_activities_agree_bit_for_bit(
                     search.evaluation, search.endgame_table, search.activity, search.scratch,
                     search.counts)
         for player in (0, 1):
-            assert compiled_static(line, player) == tuned(state, player)
+            assert compiled_static(line, player, 0) == tuned(state, player)
 
 
 def test_the_activity_of_a_position_counted_by_hand():

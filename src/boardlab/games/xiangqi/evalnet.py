@@ -4,12 +4,21 @@ tuned table's value (heuristics.tuned) towards what a deeper search finds.
 Input: one feature per piece on the board, seen from the side to move: (its own piece or the
 enemy's, piece type 1-7, square), the square as red sees it for red and with the ranks flipped
 for black, so that one set of weights serves both sides; 2 x 7 x 90 = 1,260 features. Layers:
-the features' rows of `w1` summed with `b1` (an NNUE-style accumulator), clipped to [0, 1];
-then `w2`, `b2`, clipped to [0, 1]; then `w3`, `b3`: the correction, in the evaluation's
-units (a soldier 10), added to `tuned` for the side to move. `correction` is compiled (numba)
-and is what both the Python heuristic and the compiled search call, so their floats agree.
+the features' rows of `w1` summed with `b1` (the accumulator), clipped to [0, 1]; then `w2`,
+`b2`, clipped to [0, 1]; then `w3`, `b3`: the correction, in the evaluation's units (a soldier
+10), added to `tuned` for the side to move.
 
-The shipped weights (boardlab/models/xiangqi-eval-net.npz) were fitted by
+The first layer is computed in integers (`quantise`: w1 and b1 rounded to multiples of
+1/SCALE, held as int32), so that its sums are exact in any order: the search keeps the
+accumulator of both sides' views per ply and updates it move by move (`advance`: the moved
+piece's row out and in, a captured piece's row out), NNUE-style, and it equals the one summed
+from the board (`accumulate`) bit for bit, whatever the path to a position. Only the
+32-16-1 layers run at a leaf (`output`). `correction` sums from the board and is what the
+Python heuristic calls; the compiled search reads its accumulator with the same `output`, so
+their floats agree (tests/games/xiangqi/test_xiangqi_evalnet.py). README.md#the-accumulator
+has how far the rounding moves the correction and what the accumulator saves.
+
+The shipped weights (boardlab/models/xiangqi-eval-net.npz, float32) were fitted by
 experiments/xiangqi_eval_net.py to Fairy-Stockfish's depth-8 search values of positions from
 our own games (README.md#the-evaluation-network-neural says how and what it measured).
 """
@@ -39,8 +48,8 @@ LAYERS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
 class Network(NamedTuple):
-    """The network's weights (float64): w1 (FEATURES, H1), b1 (H1,), w2 (H2, H1), b2 (H2,),
-    w3 (H2,), b3 (1,). H1 = 0 is no network (`NO_NETWORK`: a correction of 0)."""
+    """The network's weights (float64, as trained and saved): w1 (FEATURES, H1), b1 (H1,),
+    w2 (H2, H1), b2 (H2,), w3 (H2,), b3 (1,). The compiled code reads it `quantise`d."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -50,8 +59,45 @@ class Network(NamedTuple):
     b3: np.ndarray
 
 
-NO_NETWORK = Network(np.zeros((FEATURES, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0),
-                     np.zeros(0), np.zeros(1))
+SCALE_BITS = 20
+"""The first layer's fixed point: w1 and b1 in units of 2**-SCALE_BITS, so rounding moves a
+weight by at most 2**-21; the accumulator stays within int32 while b1 plus the 32 largest rows
+of a column do (`quantise` checks: the shipped network's reach 12.03, the limit 2,048)."""
+SCALE = 1 << SCALE_BITS
+
+
+class QuantisedNetwork(NamedTuple):
+    """A network as the compiled code reads it (`quantise`): w1 (FEATURES, H1) and b1 (H1,)
+    int32 in units of 1/SCALE; w2t, w2 transposed (H1, H2), and b2 (H2,), w3 (H2,), b3 (1,),
+    float64 as they were. H1 = 0 is no network (`NO_NETWORK`: a correction of 0)."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2t: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: np.ndarray
+
+
+def quantise(network: Network) -> QuantisedNetwork:
+    """`network` with its first layer rounded to integers of 1/SCALE (int32); a BoardLabError
+    if a position could overflow the accumulator."""
+    w1 = np.rint(np.asarray(network.w1, dtype=np.float64) * SCALE)
+    b1 = np.rint(np.asarray(network.b1, dtype=np.float64) * SCALE)
+    # At most 32 pieces: b1 and the 32 largest rows of a column bound every accumulator
+    # (`advance` works in int64 and stores a position's sum).
+    reach = np.abs(b1) + np.sort(np.abs(w1), axis=0)[-32:].sum(axis=0)
+    if reach.size and reach.max() >= 2 ** 31:
+        raise BoardLabError(f"the network's first layer reaches {reach.max() / SCALE:.1f}, "
+                            f"past what int32 holds at a scale of 2**{SCALE_BITS}")
+    rest = [np.ascontiguousarray(layer, dtype=np.float64)
+            for layer in (np.transpose(network.w2), network.b2, network.w3, network.b3)]
+    return QuantisedNetwork(np.ascontiguousarray(w1, dtype=np.int32),
+                            np.ascontiguousarray(b1, dtype=np.int32), *rest)
+
+
+NO_NETWORK = quantise(Network(np.zeros((FEATURES, 0)), np.zeros(0), np.zeros((0, 0)),
+                              np.zeros(0), np.zeros(0), np.zeros(1)))
 
 
 @njit(cache=True, inline="always")
@@ -65,31 +111,80 @@ def feature(cell, square, player):
 
 
 @njit(cache=True)
-def correction(board, player, network, hidden):
-    """The network's output for `player` to move on `board` (0 without a network); `hidden`
-    is a buffer of at least H1 floats, so that the call allocates nothing. Recomputed at each
-    leaf, it makes the search's leaves dearer (README.md#the-evaluation-network-neural)."""
+def accumulate(board, network, accumulator):
+    """Sum the first layer from `board` into accumulator[player] (a (2, H1) int32 array) for
+    both players to move: b1 plus the rows of their features."""
     width = network.b1.shape[0]
-    if width == 0:
-        return 0.0
     w1 = network.w1
-    for j in range(width):
-        hidden[j] = network.b1[j]
+    for player in range(2):
+        for j in range(width):
+            accumulator[player, j] = network.b1[j]
     for square in range(board.shape[0]):
         cell = board[square]
         if cell != 0:
-            row = feature(cell, square, player)
-            for j in range(width):
-                hidden[j] += w1[row, j]
+            for player in range(2):
+                row = feature(cell, square, player)
+                for j in range(width):
+                    accumulator[player, j] += w1[row, j]
+
+
+@njit(cache=True, inline="always")
+def advance(network, parent, child, moved, frm, to, captured):
+    """The accumulator `child` of the position after piece `moved` went from `frm` to `to`,
+    taking `captured` (0: nothing), from `parent`'s, the one before: its rows for both
+    players. Integers, so it equals `accumulate` of the new board exactly."""
+    w1 = network.w1
+    for player in range(2):
+        old = feature(moved, frm, player)
+        new = feature(moved, to, player)
+        if captured != 0:
+            gone = feature(captured, to, player)
+            for j in range(w1.shape[1]):
+                child[player, j] = parent[player, j] - w1[old, j] + w1[new, j] - w1[gone, j]
+        else:
+            for j in range(w1.shape[1]):
+                child[player, j] = parent[player, j] - w1[old, j] + w1[new, j]
+
+
+@njit(cache=True, inline="always")
+def output(summed, network, sums):
+    """The network's output from the first layer's sums `summed` (accumulator[player] for
+    `player` to move; 0 without a network); `sums`: a buffer of at least H2 floats, so that
+    the call allocates nothing (`buffer`). Dividing by SCALE, a power of two, is exact."""
+    width = network.b1.shape[0]
+    if width == 0:
+        return 0.0
+    second = network.b2.shape[0]
+    for k in range(second):
+        sums[k] = network.b2[k]
+    # Hidden unit by hidden unit, the second layer's sums grow side by side (each still
+    # added in the order of j: the compiler may vectorise across them without reassociating
+    # a sum, which one dot product at a time forbids it), and a unit clipped to 0, common
+    # after a ReLU, adds nothing.
     for j in range(width):
-        hidden[j] = min(max(hidden[j], 0.0), 1.0)
+        unit = min(max(summed[j] * (1.0 / SCALE), 0.0), 1.0)
+        if unit != 0.0:
+            for k in range(second):
+                sums[k] += network.w2t[j, k] * unit
     out = network.b3[0]
-    for k in range(network.b2.shape[0]):
-        total = network.b2[k]
-        for j in range(width):
-            total += network.w2[k, j] * hidden[j]
-        out += network.w3[k] * min(max(total, 0.0), 1.0)
+    for k in range(second):
+        out += network.w3[k] * min(max(sums[k], 0.0), 1.0)
     return out
+
+
+def buffer(network: QuantisedNetwork) -> np.ndarray:
+    """The buffer `output` and `correction` work in, for `network`."""
+    return np.zeros(max(network.b2.shape[0], 1))
+
+
+@njit(cache=True)
+def correction(board, player, network, sums):
+    """The network's output for `player` to move on `board` (0 without a network), summed
+    from the board (`accumulate`); `sums`: as `output`'s. The Python heuristic's; the search
+    updates its accumulator instead and gets the same value."""
+    summed = np.empty((2, network.b1.shape[0]), dtype=np.int32)
+    accumulate(board, network, summed)
+    return output(summed[player], network, sums)
 
 
 def features(board, player: int) -> list[int]:
@@ -139,6 +234,12 @@ def shipped_network() -> Network:
                             f"{NETWORK_FILE} is not installed): make one with "
                             f"experiments/xiangqi_eval_net.py and put it there")
     return read_network(str(resource))
+
+
+@functools.cache
+def shipped_quantised() -> QuantisedNetwork:
+    """The shipped network as the compiled code reads it (`quantise`), made once."""
+    return quantise(shipped_network())
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here

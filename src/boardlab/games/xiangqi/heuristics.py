@@ -178,11 +178,14 @@ def tuned(state: XiangqiState, player: int) -> float:
 
 
 def neural(state: XiangqiState, player: int) -> float:
-    """`tuned` corrected by the shipped evaluation network (evalnet.py) for `player`; the same
-    compiled correction the search adds, so the floats agree."""
-    from .evalnet import correction, shipped_network
+    """`tuned` corrected by the shipped evaluation network (evalnet.py) for `player`. The
+    network judges for the side to move (it was fitted so), so its correction is negated
+    when `player` is not to move, as the negamax search does; the same compiled arithmetic
+    the search adds (its first layer in integers, summed here from the board and updated move
+    by move there), so the floats agree."""
+    from .evalnet import buffer, correction, shipped_quantised
 
-    network = shipped_network()
+    network = shipped_quantised()
     board = np.asarray(state.board, dtype=np.int8)  # the search's board: the same code
-    hidden = np.zeros(max(network.b1.shape[0], 1))
-    return tuned(state, player) + correction(board, player, network, hidden)
+    judged = correction(board, state.player, network, buffer(network))
+    return tuned(state, player) + (judged if player == state.player else -judged)

@@ -11,10 +11,12 @@ cap draws. Leaves are scored by a table per heuristic, carried in `Line` (`heuri
 material_and_position`, material plus hand-set piece-square bonuses, or `heuristics.tuned`, the
 tables Texel's method fitted), plus, for `tuned`, its endgame table blended in by the phase
 (`_blend`) and its activity term (`activity`: pseudo-legal moves by piece type and into the
-enemy palace), and, for `neural`, the evaluation network's correction (evalnet.py
-`correction`, `Line.network`), summed in the same order as the Python heuristics so the floats
-agree. Move ordering (alphabeta.py): the transposition table's move, captures by MVV-LVA,
-killers, history.
+enemy palace), and, for `neural`, the evaluation network's correction (evalnet.py,
+`Line.network`): its first layer, in integers, is kept per ply in `Line.accumulators` and
+updated as moves are made (`_play_accumulator`, `_pass_accumulator` for a null move), and a
+leaf runs only the layers after it (`_correction`); all summed in the same order as the
+Python heuristics so the floats agree. Move ordering (alphabeta.py): the transposition
+table's move, captures by MVV-LVA, killers, history.
 
 Two modes:
 - plain (`quiescence=False`): the table only orders moves, so every node's value is the
@@ -62,7 +64,7 @@ from ..alphabeta import (AFTER_NULL, ENGINE, FIRST_QUIET, FUTILE, HASH_MOVE, KIL
                          take_value)
 from ..chesslike import piece_square_parameters, signed_table
 from .actions import ACTION_FROM, ACTION_TO
-from .evalnet import NO_NETWORK, Network, correction
+from .evalnet import NO_NETWORK, QuantisedNetwork, accumulate, advance, buffer, output
 from .heuristics import PHASE_MAX, PHASE_WEIGHTS, PIECE_SQUARE, PIECE_VALUES, ZONE
 from .kernels import (DRAW, MAX_MOVES, ONGOING, PALACE, SIDE_KEY, _attacked, _has_legal,
                       _pseudo, attacked_square, general_square, history_keys, history_rows,
@@ -97,7 +99,10 @@ class Line(NamedTuple):
     the phase blends with it (`_blend`; an empty array: the one table alone) and activity
     weights (`activity`; an empty array: none), and the buffers `activity` counts in (its
     own: a node's moves are in moves[ply] when it is evaluated); the evaluation network that
-    corrects the leaves' value (`evalnet.correction`; NO_NETWORK: none) and its buffer."""
+    corrects the leaves' value (evalnet.py, quantised; NO_NETWORK: none), its buffer
+    (evalnet.py `buffer`), and its first layer's sums per ply (accumulators[ply]: evalnet.py
+    `accumulate`'s of the board at that ply, updated move by move: `_play_accumulator`,
+    `_pass_accumulator`)."""
 
     board: np.ndarray
     keys: np.ndarray
@@ -108,8 +113,9 @@ class Line(NamedTuple):
     activity: np.ndarray
     scratch: np.ndarray
     counts: np.ndarray
-    network: Network = NO_NETWORK
-    hidden: np.ndarray = np.zeros(1)
+    network: QuantisedNetwork = NO_NETWORK
+    sums: np.ndarray = np.zeros(1)
+    accumulators: np.ndarray = np.zeros((1, 2, 0), dtype=np.int32)
 
 
 @njit(cache=True)
@@ -147,15 +153,15 @@ def _activity(board, weights, scratch, counts, known_side, known_moves, known_n)
 
 
 @njit(cache=True, inline="always")
-def _static(line, player):
-    """The leaves' value for `player`: the piece-square sum (the two tables blended by the
-    phase where the evaluation has an endgame table), plus the activity term when the
-    evaluation has one."""
-    return _static_after(line, player, line.scratch, -1)
+def _static(line, player, ply):
+    """The leaves' value for `player` at `ply`: the piece-square sum (the two tables blended
+    by the phase where the evaluation has an endgame table), plus the activity term when the
+    evaluation has one, plus the network's correction (`_correction`)."""
+    return _static_after(line, player, line.scratch, -1, ply)
 
 
 @njit(cache=True, inline="always")
-def _static_after(line, player, moves, n):
+def _static_after(line, player, moves, n, ply):
     """`_static`, with the pseudo-legal moves of `player` already in moves[:n] (n = -1: not
     generated)."""
     if line.endgame.shape[0] == 0:
@@ -164,7 +170,33 @@ def _static_after(line, player, moves, n):
         early, late, weight = _table_parts(line)
         value = _blend(early, late, weight, player)
     value = value + _activity_for(line, player, moves, n)
-    return value + correction(line.board, player, line.network, line.hidden)
+    return value + _correction(line, player, ply)
+
+
+@njit(cache=True, inline="always")
+def _correction(line, player, ply):
+    """The network's correction for `player` to move at `ply`, from that ply's accumulator:
+    only the layers after the first run here (evalnet.py `output`, what `correction` ends
+    with, so the value is the Python heuristic's)."""
+    return output(line.accumulators[ply, player], line.network, line.sums)
+
+
+@njit(cache=True, inline="always")
+def _play_accumulator(line, ply, moved, frm, to, captured):
+    """The accumulator of ply + 1 after `moved` went from `frm` to `to` taking `captured`,
+    from ply's (nothing without a network). Done once a child is sure to be searched: the
+    moves only tried (is it legal, does it give check, is it pruned) never pay for it."""
+    if line.network.b1.shape[0] != 0:
+        advance(line.network, line.accumulators[ply], line.accumulators[ply + 1], moved, frm,
+                to, captured)
+
+
+@njit(cache=True, inline="always")
+def _pass_accumulator(line, ply):
+    """The accumulator of ply + 1 after a null move: the same board, and both players' views
+    are kept, so the other side to move needs no other sum."""
+    if line.network.b1.shape[0] != 0:
+        line.accumulators[ply + 1, :, :] = line.accumulators[ply]
 
 
 @njit(cache=True, inline="always")
@@ -286,7 +318,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
             return -_lost(plies) if verdict == player else _lost(plies)
         if plies >= max_plies:
             return 0.0
-        return _static(line, player)
+        return _static(line, player, ply)
     if depth <= 0:
         return _quiet(line, tables, player, plies, line.keys[top], alpha, beta, ply,
                       mode | FIRST_QUIET if mode & QUIET_CHECKS else mode)
@@ -307,7 +339,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         static = np.nan
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(mode, ply, depth, alpha, beta):
-            static = _static_after(line, player, moves[ply], n)
+            static = _static_after(line, player, moves[ply], n, ply)
             cut, value, futile, searched_at_most = scout_pruning(
                 mode, static, FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
@@ -316,10 +348,11 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                (_static_after(line, player, moves[ply], n) if np.isnan(static)
+                (_static_after(line, player, moves[ply], n, ply) if np.isnan(static)
                  else static) >= beta and \
                 null_move_allowed(board, player):
             child = top + 1
+            _pass_accumulator(line, ply)
             line.keys[child] = key ^ SIDE_KEY
             line.checks[child] = False
             value = -_node(line, tables, 1 - player, plies + 1, child, child,
@@ -362,6 +395,7 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
             take_back(board, frm, to, captured)  # a quiet move that cannot reach alpha
             best = max(best, futile if futile > -np.inf else alpha0)
             continue
+        _play_accumulator(line, ply, moved, frm, to, captured)
         # A capture starts a new stretch of positions that may repeat.
         child_start = child if captured != 0 else start
         child_depth = depth - 1
@@ -415,7 +449,7 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
     general = general_square(board, player)
     checked = _attacked(board, general, player)
     if ply >= MAX_PLY:
-        return _static(line, player)
+        return _static(line, player, ply)
     moves = line.moves
     n = _pseudo(board, player, moves[ply])
     best = -np.inf
@@ -438,7 +472,7 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
         else:
             table_now = evaluate(board, evaluation, player)
         best = table_now + _activity_for(line, player, moves[ply], n)
-        best = best + correction(board, player, line.network, line.hidden)
+        best = best + _correction(line, player, ply)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -508,6 +542,7 @@ def _quiet(line, tables, player, plies, key, alpha, beta, ply, mode):
             take_back(board, frm, to, captured)  # a defended victim worth less: lost
             continue
         child_key = next_key(key, board[to], frm, to, captured)
+        _play_accumulator(line, ply, board[to], frm, to, captured)
         value = -_quiet(line, tables, 1 - player, plies + 1, child_key, -beta, -alpha,
                         ply + 1, mode & ~FIRST_QUIET)
         take_back(board, frm, to, captured)
@@ -540,11 +575,13 @@ class XiangqiSearch(SearchMemory):
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray,
                  activity_weights: np.ndarray | None = None,
-                 endgame: np.ndarray | None = None, network: Network = NO_NETWORK) -> None:
+                 endgame: np.ndarray | None = None,
+                 network: QuantisedNetwork = NO_NETWORK) -> None:
         """`evaluation`: the leaves' table (EVALUATION's layout: chesslike.signed_table);
         `activity_weights`: the activity term's (`activity`; None or all 0: none); `endgame`:
         the endgame table the phase blends with `evaluation` (the same layout; None: none);
-        `network`: the evaluation network that corrects the leaves' value (evalnet.py)."""
+        `network`: the evaluation network that corrects the leaves' value (evalnet.py
+        `quantise`)."""
         super().__init__(SQUARES, MAX_MOVES, quiescence)
         self.evaluation = np.ascontiguousarray(evaluation, dtype=np.float64)
         self.endgame_table = (np.zeros((0, SQUARES)) if endgame is None
@@ -556,7 +593,8 @@ class XiangqiSearch(SearchMemory):
         """`activity`'s move buffer, the layout of one ply of `moves`."""
         self.counts = np.zeros((2, ZONE + 1), dtype=np.int64)
         self.network = network
-        self.hidden = np.zeros(max(network.b1.shape[0], 1))
+        self.sums = buffer(network)
+        self.accumulators = np.zeros((MAX_PLY + 2, 2, network.b1.shape[0]), dtype=np.int32)
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
                  max_nodes: int) -> tuple[int, float, int, bool]:
@@ -570,7 +608,8 @@ class XiangqiSearch(SearchMemory):
         checks[:top + 1] = state.checks
         line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves, self.evaluation,
                     self.endgame_table, self.activity, self.scratch, self.counts,
-                    self.network, self.hidden)
+                    self.network, self.sums, self.accumulators)
+        accumulate(line.board, self.network, self.accumulators[0])
 
         def window_search(alpha: float, beta: float) -> float:
             # The Python root searches each move with (best so far, +inf) and keeps the first
@@ -584,7 +623,7 @@ class XiangqiSearch(SearchMemory):
 def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes (`positional`,
     `tuned`, `neural`: the tuned table corrected by the shipped network), else None."""
-    from .evalnet import shipped_network
+    from .evalnet import shipped_quantised
     from .heuristics import ACTIVITY, ENDGAME, material_and_position, neural, parameters, tuned
 
     named = {material_and_position: "positional", tuned: "tuned", neural: "neural"}
@@ -596,7 +635,7 @@ def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | N
                          table[ACTIVITY, :ZONE + 1],
                          signed_table(table[ENDGAME:], ROWS, COLS) if name != "positional"
                          else None,
-                         shipped_network() if name == "neural" else NO_NETWORK)
+                         shipped_quantised() if name == "neural" else NO_NETWORK)
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
