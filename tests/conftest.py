@@ -27,7 +27,8 @@ def make_nested_venv(where: Path, also: tuple[Path, ...] = ()) -> Path:
 
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
     python = where / "bin" / "python"
-    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+    own = subprocess.run([str(python), "-c",
+                          "import sysconfig; print(sysconfig.get_path('purelib'))"],
                          check=True, capture_output=True, text=True).stdout.strip()
     outer = [sysconfig.get_path("purelib"), sysconfig.get_path("platlib"), *site.getsitepackages()]
     if site.ENABLE_USER_SITE:

@@ -1,7 +1,6 @@
 """The command line as a user meets it: one-line errors, play, arena, a killed arena resumed."""
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess

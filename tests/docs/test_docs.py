@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +35,8 @@ def test_every_relative_link_points_to_an_existing_file(page: Path) -> None:
 
 @pytest.mark.e2e  # builds the site with mkdocs
 def test_site_builds_with_strict_mkdocs(tmp_path: Path) -> None:
-    pytest.importorskip("mkdocs", reason="mkdocs is not installed (pip install mkdocs mkdocs-material)")
+    pytest.importorskip("mkdocs",
+                        reason="mkdocs is not installed (pip install mkdocs mkdocs-material)")
     pytest.importorskip("material", reason="mkdocs-material is not installed")
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],

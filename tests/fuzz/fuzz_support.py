@@ -52,7 +52,7 @@ def fuzz_settings(max_examples: int, known_bug: bool = False) -> settings:
 
     `known_bug`: the test is an xfail for a bug in a file this suite does not own; stop at
     the first failing input instead of shrinking it (the xfail's reason names the bug)."""
-    extra = dict(phases=[Phase.explicit, Phase.generate], report_multiple_bugs=False) \
+    extra = {"phases": [Phase.explicit, Phase.generate], "report_multiple_bugs": False} \
         if known_bug else {}
     return settings(max_examples=max_examples, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,

@@ -21,7 +21,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boardlab.arena.store import ResultStore
-from boardlab.core.game import BoardLabError
 from boardlab.core.registry import make_agent, make_game
 from fuzz_support import documented, fuzz_settings, good_store_bytes
 

@@ -27,7 +27,7 @@ def loadable(spec: str):
 def play_out(environment, seed: int) -> None:
     """Random legal actions (from the masks) until every agent has taken its dead step."""
     rng = random.Random(seed)
-    for agent in environment.agent_iter():
+    for _agent in environment.agent_iter():
         observation, _, terminated, truncated, _ = environment.last()
         if terminated or truncated:
             environment.step(None)
@@ -55,7 +55,7 @@ def test_rewards_are_the_game_returns_at_the_end(spec: str) -> None:
     environment = env(spec)
     environment.reset(seed=3)
     raw = environment.unwrapped
-    totals = {agent: 0.0 for agent in environment.possible_agents}
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
     rng = random.Random(3)
     for agent in environment.agent_iter():
         observation, reward, terminated, truncated, _ = environment.last()

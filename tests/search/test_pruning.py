@@ -409,7 +409,7 @@ def test_a_stopped_iteration_names_only_a_move_it_proved_better(name):
         rng.shuffle(actions)
         me = state.current_player()
 
-        def alone(action):
+        def alone(action, state=state, me=me):
             return game.compiled_minimax("minimax")(state, [action], depth, me, NO_LIMIT)[1]
 
         full = game.compiled_minimax("minimax")

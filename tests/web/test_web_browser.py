@@ -34,7 +34,8 @@ def fill_params(page, prefix: str, params: str) -> None:
     for pair in filter(None, params.split(",")):
         name, _, value = pair.partition("=")
         field = f"#{prefix}-{name.strip()}"
-        page.eval_on_selector(field, "f => { const d = f.closest('details'); if (d) d.open = true; }")
+        page.eval_on_selector(field,
+                              "f => { const d = f.closest('details'); if (d) d.open = true; }")
         if page.eval_on_selector(field, "f => f.tagName") == "SELECT":
             page.select_option(field, value.strip())
         else:

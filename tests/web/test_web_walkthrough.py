@@ -22,7 +22,8 @@ def click_and_wait(page, selector: str) -> None:
 
 
 def boxes_apart(first: dict, second: dict) -> bool:
-    return (first["x"] + first["width"] <= second["x"] or second["x"] + second["width"] <= first["x"]
+    return (first["x"] + first["width"] <= second["x"]
+            or second["x"] + second["width"] <= first["x"]
             or first["y"] + first["height"] <= second["y"]
             or second["y"] + second["height"] <= first["y"])
 
@@ -89,7 +90,8 @@ def test_a_refused_agent_leaves_no_old_game_on_the_board(page, live_server):
     page.select_option("#seat-1", "alphazero")
     page.click("#start")
     page.wait_for_function("() => document.getElementById('error').textContent !== ''")
-    assert page.inner_text("#error").startswith("422") and "alphazero weights" in page.inner_text("#error").lower()
+    assert (page.inner_text("#error").startswith("422")
+            and "alphazero weights" in page.inner_text("#error").lower())
     assert page.query_selector("#board svg") is None  # not the finished reversi game
     assert page.inner_text("#status").startswith("Not started")
 
@@ -126,7 +128,9 @@ def test_resign_asks_first_ends_the_caption_too_and_undo_takes_back_only_it(page
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     page.wait_for_function("() => document.getElementById('status').dataset.over === '1'")
-    caption = page.eval_on_selector("#board svg", "s => [...s.querySelectorAll('text.caption')].map(t => t.textContent).join(' ')")
+    caption = page.eval_on_selector(
+        "#board svg",
+        "s => [...s.querySelectorAll('text.caption')].map(t => t.textContent).join(' ')")
     assert "resigned" in caption and "to move" not in caption
     page.click("#undo")
     page.wait_for_function("() => document.getElementById('status').dataset.over === '0'")
@@ -192,7 +196,8 @@ def test_the_move_list_heading_stays_in_view(page, live_server):
     listing = page.locator("#history-list").bounding_box()
     assert heading["y"] + heading["height"] <= listing["y"]  # above the scrolled list
     assert page.eval_on_selector("#history-list", "l => l.scrollHeight > l.clientHeight")
-    assert page.eval_on_selector("#history-list li.current", "li => { const r = li.getBoundingClientRect(),"
+    assert page.eval_on_selector("#history-list li.current",
+                                 "li => { const r = li.getBoundingClientRect(),"
                                  " l = li.parentElement.getBoundingClientRect();"
                                  " return r.bottom <= l.bottom + 1 && r.top >= l.top - 1; }")
 

@@ -28,7 +28,8 @@ from boardlab.games.jungle.heuristics import (  # noqa: E402
 
 RANDOM_GAMES = 300
 WEIGHTINGS = ((100.0, HUNT_WEIGHT, SIMPLIFY_WEIGHT), (1.0, 0.0, 0.0))
-"""(piece_count_weight, hunt_weight, simplify_weight): BoardLab's `minimax` and the seed's boxed formula."""
+"""(piece_count_weight, hunt_weight, simplify_weight): BoardLab's `minimax` and the seed's boxed
+formula."""
 
 
 def play_random_game(game, seed):

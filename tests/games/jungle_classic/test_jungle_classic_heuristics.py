@@ -1,4 +1,5 @@
-"""Classic Jungle evaluation (games/jungle/classic/heuristics.py) and the generic agents that use it."""
+"""Classic Jungle evaluation (games/jungle/classic/heuristics.py) and the generic agents that use
+it."""
 
 import random
 

@@ -1,5 +1,6 @@
 """Classic Jungle notation: action ids, moves as text both ways, positions as text both ways,
-the text board, the network input, and clear errors on malformed input (games/jungle/classic/README.md)."""
+the text board, the network input, and clear errors on malformed input
+(games/jungle/classic/README.md)."""
 
 import random
 

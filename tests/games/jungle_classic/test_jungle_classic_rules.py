@@ -1,4 +1,5 @@
-"""Classic Jungle rules, one test per rule, built from text positions (games/jungle/classic/README.md).
+"""Classic Jungle rules, one test per rule, built from text positions
+(games/jungle/classic/README.md).
 
 Position text: ranks 9..1 separated by `/`, upper case player 0 (den d1, moves up the board),
 lower case player 1 (den d9), digits count empty squares, then the side to move and the plies

@@ -10,7 +10,7 @@ import pytest
 
 from boardlab.testing import check_compiled_search
 from boardlab.testing import search_decision as decide
-from boardlab.games.alphabeta import NO_LIMIT, evaluate
+from boardlab.games.alphabeta import NO_LIMIT
 from boardlab.games.minichess import MiniChessGame
 from boardlab.games.minichess.heuristics import ACTIVITY, activity, material, positional, tuned
 from boardlab.games.minichess.search import Line, compiled_search

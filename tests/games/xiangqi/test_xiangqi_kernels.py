@@ -94,7 +94,7 @@ def test_random_playout_draws_moves_uniformly():
     # Each legal first move about 200 times (a chi-square check that drawing pseudo-legal
     # moves without replacement is uniform over the legal ones; the general has illegal ones).
     state = GAME.state_from_text("4k4/9/9/9/9/9/9/9/4A4/3K1R3 w")
-    legal = {m: 0 for m in kernels.legal_moves(state.board, 0)}
+    legal = dict.fromkeys(kernels.legal_moves(state.board, 0), 0)
     for seed in range(200 * len(legal)):
         move = kernels.random_playout(state, seed, trace_length=1)[1][0]
         legal[divmod(move, 90)] += 1
