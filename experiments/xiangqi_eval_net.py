@@ -1,21 +1,28 @@
 """Fit Xiangqi's evaluation network (games/xiangqi/evalnet.py, the `neural` heuristic) to a
-teacher engine's search values, in two steps.
+teacher engine's search values, in two steps (three with `selfplay`).
 
     python experiments/xiangqi_eval_net.py label POSITIONS.npz LABELS_0.txt --part 0 --parts 2
     python experiments/xiangqi_eval_net.py train POSITIONS.npz LABELS_0.txt LABELS_1.txt \
         --out xiangqi-eval-net.npz
+    python experiments/xiangqi_eval_net.py selfplay MORE_0.npz --games 2000 --seed 0
+    python experiments/xiangqi_eval_net.py train POSITIONS.npz LABELS_0.txt LABELS_1.txt \
+        --more MORE_0.npz MORE_0.npz.labels.txt --more MORE_1.npz MORE_1.npz.labels.txt
 
 `label` asks Fairy-Stockfish (`go depth N`, one engine per process; run `--parts` of them side
 by side) for its value of every position of a Texel positions cache (`boardlab train xiangqi
 texel` writes one beside its output: OUT.positions.npz, the positions' texts in `text`), from
 the side to move, and its best move; it appends "row value move" lines, so a killed run
-resumes. `train` keeps the positions not in check whose best move takes nothing (the network
-corrects a quiet position's value; a capture's gain is the quiescence search's) and whose value
-is under 300 of our units, holds out every tenth game, and fits the network so that
-tuned + correction matches the engine's value through the sigmoid of the Texel fit (K, our
-units: the engine's centipawns x UNITS_PER_CENTIPAWN), Adam, `--epochs` passes. It prints the
-held-out loss before (the tuned table alone) and after each pass, and writes the weights with
-what made them.
+resumes. `selfplay` writes positions of the same kind (`text`, `game`) and their labels from
+the engine's games against itself at `go depth N` from random starts (`--opening` random plies,
+then a random move with probability `--noise`), one search labelling a position and choosing
+its move: the play of a strong engine, where the Texel cache holds our own search's. `train`
+keeps the positions not in check whose best move takes nothing (the network corrects a quiet
+position's value; a capture's gain is the quiescence search's) and whose value is under 300 of
+our units, holds out every tenth game, and fits the network so that tuned + correction matches
+the engine's value through the sigmoid of the Texel fit (K, our units: the engine's centipawns
+x UNITS_PER_CENTIPAWN), Adam, `--epochs` passes; `--more` adds another positions file and its
+labels (each file's every tenth game held out). It prints the held-out loss before (the tuned
+table alone) and after each pass, and writes the weights with what made them.
 """
 
 from __future__ import annotations
@@ -37,42 +44,99 @@ MATE = 30000
 """The engine's value of a mate, in centipawns (clipped away by `train`)."""
 
 
+class Engine:
+    """Fairy-Stockfish over UCI, playing xiangqi."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
+        self.send("uci")
+        self.send("setoption name UCI_Variant value xiangqi")
+        self.send("isready")
+        while self.read().strip() != "readyok":
+            pass
+
+    def send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def read(self) -> str:
+        assert self.process.stdout is not None
+        return self.process.stdout.readline()
+
+    def search(self, fen: str, go: str) -> tuple[int | None, str]:
+        """The engine's value of `fen` (centipawns for the side to move, a mate as +-MATE)
+        and its best move, after `go {go}`."""
+        self.send(f"position fen {fen}")
+        self.send(f"go {go}")
+        value = None
+        while True:
+            words = self.read().split()
+            if words and words[0] == "info" and "score" in words:
+                kind, number = words[words.index("score") + 1:words.index("score") + 3]
+                value = int(number) if kind == "cp" else MATE * (1 if int(number) > 0 else -1)
+            if words and words[0] == "bestmove":
+                return value, words[1]
+
+    def quit(self) -> None:
+        self.send("quit")
+        self.process.wait()
+
+
 def label(positions: str, out: str, depth: int, part: int, parts: int) -> None:
     texts = np.load(positions)["text"]
     rows = np.random.default_rng(0).permutation(len(texts))[part::parts]
     path = Path(out)
     done = {int(line.split()[0]) for line in path.read_text().splitlines()} \
         if path.exists() else set()
-    engine = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, bufsize=1)
-    assert engine.stdin is not None and engine.stdout is not None
-
-    def send(command: str) -> None:
-        engine.stdin.write(command + "\n")
-        engine.stdin.flush()
-
-    send("uci")
-    send("setoption name UCI_Variant value xiangqi")
-    send("isready")
-    while engine.stdout.readline().strip() != "readyok":
-        pass
+    engine = Engine()
     with path.open("a") as labels:
         for row in rows:
             if int(row) in done:
                 continue
-            send(f"position fen {texts[row]}")
-            send(f"go depth {depth}")
-            value = None
-            while True:
-                line = engine.stdout.readline()
-                words = line.split()
-                if words and words[0] == "info" and "score" in words:
-                    kind, number = words[words.index("score") + 1:words.index("score") + 3]
-                    value = int(number) if kind == "cp" else MATE * (1 if int(number) > 0 else -1)
-                if words and words[0] == "bestmove":
-                    break
-            labels.write(f"{row} {value} {words[1]}\n")
-    send("quit")
+            value, move = engine.search(str(texts[row]), f"depth {depth}")
+            labels.write(f"{row} {value} {move}\n")
+    engine.quit()
+
+
+def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed: int) -> None:
+    """`games` games of the engine against itself at `go depth DEPTH`, which labels each
+    position as `label` does, in the same search: the positions (`text`, `game`) to `out`, the
+    labels ("row value move") to `out`.labels.txt, both rewritten every 20 games, and a run
+    killed starts again after the last 20 written."""
+    from boardlab.core.registry import make_game
+    from boardlab.games.xiangqi.engines import from_fairy_stockfish
+
+    game = make_game("xiangqi")
+    positions, labels_path = Path(out), Path(f"{out}.labels.txt")
+    texts: list[str] = []
+    group: list[int] = []
+    labels: list[str] = []
+    if positions.exists() and labels_path.exists():
+        saved = np.load(positions)
+        texts, group = [str(text) for text in saved["text"]], [int(g) for g in saved["game"]]
+        labels = labels_path.read_text().splitlines()[:len(texts)]
+    engine = Engine()
+    for number in range(len(set(group)), games):
+        rng = np.random.default_rng([seed, number])
+        state = game.initial_state()
+        random_plies = int(rng.integers(2, opening + 1))
+        while not state.is_terminal():
+            value, best = engine.search(state.to_text(), f"depth {depth}")
+            labels.append(f"{len(texts)} {value} {best}")
+            texts.append(state.to_text())
+            group.append(number)
+            if state.plies < random_plies or rng.random() < noise:
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.integers(len(legal)))])
+            else:
+                state.apply(from_fairy_stockfish(state, best))
+        if number % 20 == 19 or number == games - 1:
+            np.savez_compressed(positions, text=np.array(texts), game=np.array(group))
+            labels_path.write_text("\n".join(labels) + "\n")
+            print(f"{number + 1} games, {len(texts)} positions", flush=True)
+    engine.quit()
 
 
 def _target_square(move: str) -> int:
@@ -83,19 +147,18 @@ def _target_square(move: str) -> int:
     return (10 - int(match.group(4))) * 9 + ord(match.group(3)) - ord("a")
 
 
-def train(positions: str, label_files: list[str], out: str, width: int, second: int,
-          epochs: int, seed: int) -> None:
-    import torch
-
+def _examples(positions: str, label_files: list[str]):
+    """(active features, tuned's value, the engine's value in our units, game) of each
+    labelled position kept: not in check, the engine's best move no capture, under 300 units
+    and no mate."""
     from boardlab.core.registry import make_game
-    from boardlab.games.xiangqi.evalnet import FEATURES, Network, features, write_network
+    from boardlab.games.xiangqi.evalnet import features
     from boardlab.games.xiangqi.kernels import in_check
 
-    cache = np.load(positions)
-    texts, games = cache["text"], cache["game"]
     game = make_game("xiangqi")
     tuned = game.evaluators["tuned"]
-    inputs, linear, target, group = [], [], [], []
+    cache = np.load(positions)
+    texts, games = cache["text"], cache["game"]
     for name in label_files:
         for line in Path(name).read_text().splitlines():
             row_text, value_text, move = line.split()
@@ -107,11 +170,26 @@ def train(positions: str, label_files: list[str], out: str, width: int, second: 
             value = int(value_text) * UNITS_PER_CENTIPAWN
             if board[_target_square(move)] != 0 or in_check(board, player) or abs(value) >= 300:
                 continue
-            active = features(board, player)
+            yield features(board, player), tuned(state, player), value, int(games[int(row_text)])
+
+
+def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: int,
+          epochs: int, seed: int) -> None:
+    """Fit the network to the labelled positions of `datasets` (a positions file and its
+    label files each)."""
+    import torch
+
+    from boardlab.games.xiangqi.evalnet import FEATURES, Network, write_network
+
+    inputs, linear, target, group = [], [], [], []
+    for number, (positions, label_files) in enumerate(datasets):
+        for example in _examples(positions, label_files):
+            active, tuned_value, value, game_number = example
             inputs.append(active + [FEATURES] * (32 - len(active)))  # FEATURES: padding
-            linear.append(tuned(state, player))
+            linear.append(tuned_value)
             target.append(value)
-            group.append(int(games[int(row_text)]))
+            # Games of different files stay apart; every tenth game of each is held out.
+            group.append(number * 10_000_000 + game_number)
     held = np.array(group) % 10 == 0
     torch.manual_seed(seed)
     x = torch.tensor(inputs)
@@ -119,6 +197,9 @@ def train(positions: str, label_files: list[str], out: str, width: int, second: 
     goal = torch.sigmoid(K * torch.tensor(target, dtype=torch.float32))
     train_rows = torch.tensor(np.flatnonzero(~held))
     held_rows = torch.tensor(np.flatnonzero(held))
+    source = np.array(group) // 10_000_000
+    held_by_file = [torch.tensor(np.flatnonzero(held & (source == number)))
+                    for number in range(len(datasets))]
     print(f"{len(train_rows)} positions to fit, {len(held_rows)} held out")
 
     first = torch.nn.EmbeddingBag(FEATURES + 1, width, mode="sum", padding_idx=FEATURES)
@@ -140,8 +221,13 @@ def train(positions: str, label_files: list[str], out: str, width: int, second: 
         value = base[rows] + (correction(rows) if network else 0.0)
         return ((torch.sigmoid(K * value) - goal[rows]) ** 2).mean()
 
+    def held_out(network: bool = True) -> str:
+        each = " ".join(f"{loss(rows, network).item():.6f}" for rows in held_by_file)
+        return f"{loss(held_rows, network).item():.6f}" + (
+            f" (each file: {each})" if len(datasets) > 1 else "")
+
     with torch.no_grad():
-        print(f"held-out loss, the tuned table alone: {loss(held_rows, False).item():.6f}")
+        print(f"held-out loss, the tuned table alone: {held_out(False)}")
     optimiser = torch.optim.Adam(parameters, lr=2e-3)
     for epoch in range(epochs):
         order = train_rows[torch.randperm(len(train_rows))]
@@ -153,12 +239,14 @@ def train(positions: str, label_files: list[str], out: str, width: int, second: 
             for group_settings in optimiser.param_groups:
                 group_settings["lr"] *= 0.3
         with torch.no_grad():
-            print(f"pass {epoch + 1}: held-out loss {loss(held_rows).item():.6f}", flush=True)
+            print(f"pass {epoch + 1}: held-out loss {held_out()}", flush=True)
     with torch.no_grad():
         network = Network(first.weight[:FEATURES].numpy(), bias.numpy(),
                           hidden.weight.numpy(), hidden.bias.numpy(), last.weight[0].numpy(),
                           last.bias.numpy())
-        write_network(out, network, positions=positions, labels=" ".join(label_files),
+        write_network(out, network,
+                      positions=" ".join(positions for positions, _ in datasets),
+                      labels=" ".join(" ".join(files) for _, files in datasets),
                       width=width, second=second, epochs=epochs, seed=seed,
                       fitted=len(train_rows), held_out=len(held_rows),
                       held_out_loss=f"{loss(held_rows).item():.6f}")
@@ -181,13 +269,25 @@ def main() -> None:
     fitting.add_argument("--width", type=int, default=32)
     fitting.add_argument("--second", type=int, default=16)
     fitting.add_argument("--epochs", type=int, default=5)
+    fitting.add_argument("--more", nargs="+", action="append", default=[],
+                         metavar="POSITIONS LABELS", help="another positions file and its labels")
     fitting.add_argument("--seed", type=int, default=0)
+    playing = commands.add_parser("selfplay", help="positions of the engine's games")
+    playing.add_argument("out")
+    playing.add_argument("--games", type=int, default=1000)
+    playing.add_argument("--depth", type=int, default=8)
+    playing.add_argument("--opening", type=int, default=8)
+    playing.add_argument("--noise", type=float, default=0.02)
+    playing.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.command == "label":
         label(args.positions, args.out, args.depth, args.part, args.parts)
+    elif args.command == "selfplay":
+        selfplay(args.out, args.games, args.depth, args.opening, args.noise, args.seed)
     else:
-        train(args.positions, args.labels, args.out, args.width, args.second, args.epochs,
-              args.seed)
+        datasets = [(args.positions, args.labels)]
+        datasets += [(more[0], more[1:]) for more in args.more]
+        train(datasets, args.out, args.width, args.second, args.epochs, args.seed)
 
 
 if __name__ == "__main__":

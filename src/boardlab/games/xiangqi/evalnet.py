@@ -13,14 +13,15 @@ The first layer is computed in integers (`quantise`: w1 and b1 rounded to multip
 accumulator of both sides' views per ply and updates it move by move (`advance`: the moved
 piece's row out and in, a captured piece's row out), NNUE-style, and it equals the one summed
 from the board (`accumulate`) bit for bit, whatever the path to a position. Only the
-32-16-1 layers run at a leaf (`output`). `correction` sums from the board and is what the
+64-16-1 layers run at a leaf (`output`). `correction` sums from the board and is what the
 Python heuristic calls; the compiled search reads its accumulator with the same `output`, so
 their floats agree (tests/games/xiangqi/test_xiangqi_evalnet.py). README.md#the-accumulator
 has how far the rounding moves the correction and what the accumulator saves.
 
 The shipped weights (boardlab/models/xiangqi-eval-net.npz, float32) were fitted by
 experiments/xiangqi_eval_net.py to Fairy-Stockfish's depth-8 search values of positions from
-our own games (README.md#the-evaluation-network-neural says how and what it measured).
+our own games and from the engine's games against itself (README.md#the-evaluation-network-neural
+says how and what it measured).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class Network(NamedTuple):
 SCALE_BITS = 20
 """The first layer's fixed point: w1 and b1 in units of 2**-SCALE_BITS, so rounding moves a
 weight by at most 2**-21; the accumulator stays within int32 while b1 plus the 32 largest rows
-of a column do (`quantise` checks: the shipped network's reach 12.03, the limit 2,048)."""
+of a column do (`quantise` checks: the shipped network's reach 18.9, the limit 2,048)."""
 SCALE = 1 << SCALE_BITS
 
 
