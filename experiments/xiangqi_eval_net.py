@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -40,64 +39,45 @@ UNITS_PER_CENTIPAWN = 0.1432
 engine's static values to `positional`'s (games/xiangqi/README.md, the tuned evaluation)."""
 K = 0.01707
 """The Texel fit's sigmoid slope in our units (games/xiangqi/README.md)."""
-MATE = 30000
-"""The engine's value of a mate, in centipawns (clipped away by `train`)."""
+MATE = 3000
+"""Labels at or past this many centipawns are mates (the engine agent's MATE_CENTIPAWNS;
+files labelled before it wrote 30000): `train` leaves them out."""
 
 
-class Engine:
-    """Fairy-Stockfish over UCI, playing xiangqi."""
+def _engine(depth: int):
+    """Fairy-Stockfish at `go depth DEPTH` as the arena's engine agent, whose `searched_value`
+    gives a position's value for the side to move and the best move (a fresh hash each call,
+    so a label does not depend on the positions asked before it)."""
+    from boardlab.core.registry import make_agent, make_game
 
-    def __init__(self) -> None:
-        self.process = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True, bufsize=1)
-        self.send("uci")
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("isready")
-        while self.read().strip() != "readyok":
-            pass
+    return make_agent(f"engine:cmd={ENGINE},go=depth {depth}", make_game("xiangqi"))
 
-    def send(self, command: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
 
-    def read(self) -> str:
-        assert self.process.stdout is not None
-        return self.process.stdout.readline()
+def _label(row: int, engine, state) -> tuple[str, int]:
+    """"row value move" for `state` (the engine's value in centipawns, a mate as
+    +-MATE_CENTIPAWNS, and its best move in its own notation) and that move's action."""
+    from boardlab.games.xiangqi.engines import to_fairy_stockfish
 
-    def search(self, fen: str, go: str) -> tuple[int | None, str]:
-        """The engine's value of `fen` (centipawns for the side to move, a mate as +-MATE)
-        and its best move, after `go {go}`."""
-        self.send(f"position fen {fen}")
-        self.send(f"go {go}")
-        value = None
-        while True:
-            words = self.read().split()
-            if words and words[0] == "info" and "score" in words:
-                kind, number = words[words.index("score") + 1:words.index("score") + 3]
-                value = int(number) if kind == "cp" else MATE * (1 if int(number) > 0 else -1)
-            if words and words[0] == "bestmove":
-                return value, words[1]
-
-    def quit(self) -> None:
-        self.send("quit")
-        self.process.wait()
+    value, best = engine.searched_value(state)
+    return f"{row} {int(value)} {to_fairy_stockfish(state, best)}", best
 
 
 def label(positions: str, out: str, depth: int, part: int, parts: int) -> None:
+    from boardlab.core.registry import make_game
+
     texts = np.load(positions)["text"]
     rows = np.random.default_rng(0).permutation(len(texts))[part::parts]
     path = Path(out)
     done = {int(line.split()[0]) for line in path.read_text().splitlines()} \
         if path.exists() else set()
-    engine = Engine()
+    engine = _engine(depth)
+    game = make_game("xiangqi")
     with path.open("a") as labels:
         for row in rows:
-            if int(row) in done:
-                continue
-            value, move = engine.search(str(texts[row]), f"depth {depth}")
-            labels.write(f"{row} {value} {move}\n")
-    engine.quit()
+            if int(row) not in done:
+                state = game.state_from_text(str(texts[row]))
+                labels.write(_label(int(row), engine, state)[0] + "\n")
+    engine.close()
 
 
 def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed: int) -> None:
@@ -106,7 +86,6 @@ def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed:
     labels ("row value move") to `out`.labels.txt, both rewritten every 20 games, and a run
     killed starts again after the last 20 written."""
     from boardlab.core.registry import make_game
-    from boardlab.games.xiangqi.engines import from_fairy_stockfish
 
     game = make_game("xiangqi")
     positions, labels_path = Path(out), Path(f"{out}.labels.txt")
@@ -117,26 +96,28 @@ def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed:
         saved = np.load(positions)
         texts, group = [str(text) for text in saved["text"]], [int(g) for g in saved["game"]]
         labels = labels_path.read_text().splitlines()[:len(texts)]
-    engine = Engine()
+    engine = _engine(depth)
     for number in range(len(set(group)), games):
         rng = np.random.default_rng([seed, number])
         state = game.initial_state()
         random_plies = int(rng.integers(2, opening + 1))
         while not state.is_terminal():
-            value, best = engine.search(state.to_text(), f"depth {depth}")
-            labels.append(f"{len(texts)} {value} {best}")
+            line, best = _label(len(texts), engine, state)
+            labels.append(line)
             texts.append(state.to_text())
             group.append(number)
             if state.plies < random_plies or rng.random() < noise:
                 legal = state.legal_actions()
                 state.apply(legal[int(rng.integers(len(legal)))])
             else:
-                state.apply(from_fairy_stockfish(state, best))
+                state.apply(best)
         if number % 20 == 19 or number == games - 1:
-            np.savez_compressed(positions, text=np.array(texts), game=np.array(group))
+            # Labels first: a run killed between the two writes keeps only labelled positions
+            # (the labels are cut to the positions when it resumes).
             labels_path.write_text("\n".join(labels) + "\n")
+            np.savez_compressed(positions, text=np.array(texts), game=np.array(group))
             print(f"{number + 1} games, {len(texts)} positions", flush=True)
-    engine.quit()
+    engine.close()
 
 
 def _target_square(move: str) -> int:
