@@ -53,12 +53,13 @@ def _engine(depth: int):
     return make_agent(f"engine:cmd={ENGINE},go=depth {depth}", make_game("xiangqi"))
 
 
-def _label(row: int, engine, state) -> tuple[str, int]:
+def _label(row: int, engine, state, fresh: bool = True) -> tuple[str, int]:
     """"row value move" for `state` (the engine's value in centipawns, a mate as
-    +-MATE_CENTIPAWNS, and its best move in its own notation) and that move's action."""
+    +-MATE_CENTIPAWNS, and its best move in its own notation) and that move's action;
+    `fresh`: from a cleared hash (`EngineAgent.searched_value`)."""
     from boardlab.games.xiangqi.engines import to_fairy_stockfish
 
-    value, best = engine.searched_value(state)
+    value, best = engine.searched_value(state, fresh=fresh)
     return f"{row} {int(value)} {to_fairy_stockfish(state, best)}", best
 
 
@@ -82,9 +83,10 @@ def label(positions: str, out: str, depth: int, part: int, parts: int) -> None:
 
 def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed: int) -> None:
     """`games` games of the engine against itself at `go depth DEPTH`, which labels each
-    position as `label` does, in the same search: the positions (`text`, `game`) to `out`, the
-    labels ("row value move") to `out`.labels.txt, both rewritten every 20 games, and a run
-    killed starts again after the last 20 written."""
+    position as `label` does, in the same search (but with the hash kept from move to move):
+    the positions (`text`, `game`) to `out`, the labels ("row value move") to
+    `out`.labels.txt, both rewritten every 20 games, and a run killed starts again after the
+    last 20 written."""
     from boardlab.core.registry import make_game
 
     game = make_game("xiangqi")
@@ -102,7 +104,9 @@ def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed:
         state = game.initial_state()
         random_plies = int(rng.integers(2, opening + 1))
         while not state.is_terminal():
-            line, best = _label(len(texts), engine, state)
+            # The hash is cleared at each game's start and kept through it, as in a game: a
+            # tenth of the time of a cleared one each position, and the same labels again.
+            line, best = _label(len(texts), engine, state, fresh=state.plies == 0)
             labels.append(line)
             texts.append(state.to_text())
             group.append(number)
@@ -129,9 +133,9 @@ def _target_square(move: str) -> int:
 
 
 def _examples(positions: str, label_files: list[str]):
-    """(active features, tuned's value, the engine's value in our units, game) of each
-    labelled position kept: not in check, the engine's best move no capture, under 300 units
-    and no mate."""
+    """(active features for the side to move, and for the other side, tuned's value, the
+    engine's value in our units, game) of each labelled position kept: not in check, the
+    engine's best move no capture, under 300 units and no mate."""
     from boardlab.core.registry import make_game
     from boardlab.games.xiangqi.evalnet import features
     from boardlab.games.xiangqi.kernels import in_check
@@ -151,22 +155,26 @@ def _examples(positions: str, label_files: list[str]):
             value = int(value_text) * UNITS_PER_CENTIPAWN
             if board[_target_square(move)] != 0 or in_check(board, player) or abs(value) >= 300:
                 continue
-            yield features(board, player), tuned(state, player), value, int(games[int(row_text)])
+            yield (features(board, player), features(board, 1 - player), tuned(state, player),
+                   value, int(games[int(row_text)]))
 
 
 def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: int,
-          epochs: int, seed: int) -> None:
+          epochs: int, seed: int, views: int = 1) -> None:
     """Fit the network to the labelled positions of `datasets` (a positions file and its
-    label files each)."""
+    label files each); `views` 2: the second layer reads the other side's view too
+    (evalnet.py `views`)."""
     import torch
 
     from boardlab.games.xiangqi.evalnet import FEATURES, Network, write_network
 
-    inputs, linear, target, group = [], [], [], []
+    inputs, other_inputs, linear, target, group = [], [], [], [], []
     for number, (positions, label_files) in enumerate(datasets):
         for example in _examples(positions, label_files):
-            active, tuned_value, value, game_number = example
+            active, other, tuned_value, value, game_number = example
             inputs.append(active + [FEATURES] * (32 - len(active)))  # FEATURES: padding
+            if views == 2:
+                other_inputs.append(other + [FEATURES] * (32 - len(other)))
             linear.append(tuned_value)
             target.append(value)
             # Games of different files stay apart; every tenth game of each is held out.
@@ -174,6 +182,7 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
     held = np.array(group) % 10 == 0
     torch.manual_seed(seed)
     x = torch.tensor(inputs)
+    x_other = torch.tensor(other_inputs) if views == 2 else None
     base = torch.tensor(linear, dtype=torch.float32)
     goal = torch.sigmoid(K * torch.tensor(target, dtype=torch.float32))
     train_rows = torch.tensor(np.flatnonzero(~held))
@@ -188,7 +197,7 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
     with torch.no_grad():
         first.weight[FEATURES] = 0
     bias = torch.nn.Parameter(torch.zeros(width))
-    hidden = torch.nn.Linear(width, second)
+    hidden = torch.nn.Linear(views * width, second)
     last = torch.nn.Linear(second, 1)
     torch.nn.init.zeros_(last.weight)  # the correction starts at 0: the tuned table
     torch.nn.init.zeros_(last.bias)
@@ -196,6 +205,8 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
 
     def correction(rows: torch.Tensor) -> torch.Tensor:
         layer = torch.clamp(first(x[rows]) + bias, 0, 1)
+        if x_other is not None:
+            layer = torch.cat([layer, torch.clamp(first(x_other[rows]) + bias, 0, 1)], dim=-1)
         return last(torch.clamp(hidden(layer), 0, 1)).squeeze(-1)
 
     def loss(rows: torch.Tensor, network: bool = True) -> torch.Tensor:
@@ -228,7 +239,7 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
         write_network(out, network,
                       positions=" ".join(positions for positions, _ in datasets),
                       labels=" ".join(" ".join(files) for _, files in datasets),
-                      width=width, second=second, epochs=epochs, seed=seed,
+                      width=width, second=second, views=views, epochs=epochs, seed=seed,
                       fitted=len(train_rows), held_out=len(held_rows),
                       held_out_loss=f"{loss(held_rows).item():.6f}")
     print(f"written to {out}")
@@ -253,6 +264,8 @@ def main() -> None:
     fitting.add_argument("--more", nargs="+", action="append", default=[],
                          metavar="POSITIONS LABELS", help="another positions file and its labels")
     fitting.add_argument("--seed", type=int, default=0)
+    fitting.add_argument("--views", type=int, choices=(1, 2), default=1,
+                         help="2: the second layer reads both sides' views (evalnet.py)")
     playing = commands.add_parser("selfplay", help="positions of the engine's games")
     playing.add_argument("out")
     playing.add_argument("--games", type=int, default=1000)
@@ -268,7 +281,7 @@ def main() -> None:
     else:
         datasets = [(args.positions, args.labels)]
         datasets += [(more[0], more[1:]) for more in args.more]
-        train(datasets, args.out, args.width, args.second, args.epochs, args.seed)
+        train(datasets, args.out, args.width, args.second, args.epochs, args.seed, args.views)
 
 
 if __name__ == "__main__":

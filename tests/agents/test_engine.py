@@ -295,3 +295,22 @@ def test_fairy_stockfish_judges_a_move_against_its_own_choice() -> None:
     # The side to move's value: black, a chariot up, to move.
     assert engine.searched_value(built.state_from_text("4k4/9/9/9/9/9/9/9/r8/3K5 b"))[0] > 300
     engine.close()
+
+
+@needs_fairy_stockfish
+def test_a_kept_hash_gives_the_same_answers_to_the_same_calls() -> None:
+    """`searched_value(..., fresh=False)` keeps the hash of the calls before it, as the
+    self-play labelling does within a game: two engines asked the same positions in the same
+    order agree, and the first, fresh, answer is the one a cleared hash gives."""
+    built = make_game("xiangqi")
+    line = [built.initial_state()]
+    for pick in (3, 5, 7):
+        line.append(line[-1].child(line[-1].legal_actions()[pick]))
+    answers = []
+    for _ in range(2):
+        engine = make_agent(f"engine:cmd={FAIRY_STOCKFISH},go=depth 5", built)
+        answers.append([engine.searched_value(state, fresh=number == 0)
+                        for number, state in enumerate(line)])
+        engine.close()
+    assert answers[0] == answers[1]
+    assert all(move in state.legal_actions() for state, (_, move) in zip(line, answers[0]))

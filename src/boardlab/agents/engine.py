@@ -197,18 +197,23 @@ class EngineAgent(Agent):
             value = -value
         return value
 
-    def searched_value(self, state: State, action: int | None = None) -> tuple[float, int]:
+    def searched_value(self, state: State, action: int | None = None,
+                       fresh: bool = True) -> tuple[float, int]:
         """The engine's searched value of `state` for the side to move, in centipawns, and its
         best move, after `go` with this agent's settings, restricted to `action` if given
         (UCI `searchmoves`): a judge of another agent's move is the difference between the
         two. A mate counts MATE_CENTIPAWNS. Each call starts from a cleared hash
-        (`ucinewgame`), so a depth-limited search gives the same answer every time."""
+        (`ucinewgame`), so a depth-limited search gives the same answer every time; `fresh`
+        False keeps the hash of the calls before, as in a game (the same answers for the same
+        calls in the same order since the last fresh one, and about a tenth of the time for
+        Fairy-Stockfish at depth 8 on the positions of one game)."""
         if self.dialect.protocol == "gtp":
             raise EngineError(f"{self._name()} speaks GTP, which has no searched value")
         if self.process is None or not self.process.alive():
             self._new_game()
         assert self.process is not None
-        self.process.send("ucinewgame")
+        if fresh:
+            self.process.send("ucinewgame")
         self.process.send(f"position fen {state.to_text()}")
         go = f"go {self.settings.go}".strip()
         if action is not None:

@@ -72,6 +72,10 @@ class MinimaxSettings:
     """Name of the game's heuristic for leaves; empty = the game's `minimax` heuristic, or
     with `quiescence=true` its `engine` heuristic where it names one (the heuristic measured
     strongest at equal time: the game's rules page says which)."""
+    eval_weights: str = ""
+    """A weights file the heuristic reads in place of the one BoardLab ships (a network or
+    table you trained; the game's rules page says which heuristics read one and what makes
+    the file); empty: the shipped weights."""
     start_depth: int = 1
     """First iteration's depth (seed 004 uses 4)."""
     step: int = 1
@@ -195,6 +199,9 @@ class MinimaxAgent(Agent):
         default = ("engine" if self.settings.quiescence and "engine" in game.evaluators
                    else "minimax")
         self.eval_name, self.evaluate = pick_evaluator(game, self.settings.eval, default)
+        if self.settings.eval_weights:
+            self.evaluate = game.evaluator_with_weights(self.eval_name,
+                                                        self.settings.eval_weights)
         self.kernel = self._compiled_search()
         self._warm_up()
         self.table: dict[Any, tuple[int, float, int, int | None]] = {}
@@ -208,7 +215,7 @@ class MinimaxAgent(Agent):
         game = self.game
         settings = self.settings
         if settings.quiescence:
-            search = game.compiled_quiescence(self.eval_name)
+            search = game.compiled_quiescence(self.eval_name, self.settings.eval_weights)
             if search is None:
                 raise ParseError(f"minimax quiescence=true: {game.name} offers no compiled "
                                  f"quiescence search for heuristic {self.eval_name!r}")
@@ -227,6 +234,8 @@ class MinimaxAgent(Agent):
                           sort_quiets=settings.sort_quiets, safe_checks=settings.safe_checks,
                           late_losses=settings.late_losses)
             return search
+        if settings.eval_weights:
+            return None  # the plain compiled searches read only the shipped weights
         return game.compiled_minimax(self.eval_name) if settings.kernel else None
 
     def _warm_up(self) -> None:

@@ -159,6 +159,14 @@ class Game:
         evaluators = self.evaluators
         return evaluators.name_of(name) if isinstance(evaluators, Evaluators) else name
 
+    def evaluator_with_weights(self, evaluator: str, path: str) -> Evaluator:
+        """The heuristic `evaluator` reading its weights from the file `path` instead of the
+        ones BoardLab ships (a network or table a user trained; `minimax:eval_weights=FILE`),
+        where the game's heuristic reads a weights file; a ParseError otherwise, and a
+        BoardLabError of one sentence when the file is not such weights. The compiled searches
+        take the same file (`compiled_quiescence(evaluator, weights=path)`)."""
+        raise ParseError(f"{self.name}'s heuristic {evaluator!r} reads no weights file")
+
     def compiled_minimax(self, evaluator: str) -> "CompiledSearch | None":
         """A compiled alpha-beta search with this evaluator, if the game offers one.
 
@@ -168,12 +176,13 @@ class Game:
         """
         return None
 
-    def compiled_quiescence(self, evaluator: str) -> "CompiledSearch | None":
+    def compiled_quiescence(self, evaluator: str, weights: str = "") -> "CompiledSearch | None":
         """A stronger compiled alpha-beta with this evaluator, if the game offers one: called
         and answering as `compiled_minimax`'s search, but its leaves are extended by a
         quiescence search (captures until the position is quiet), and it may extend checks
         and cut on its transposition table, so its values are its own (`minimax:quiescence=
-        true` uses it)."""
+        true` uses it). `weights`: a file the heuristic reads in place of its shipped weights
+        (`evaluator_with_weights`; empty: the shipped ones)."""
         return None
 
     def random_playout_kernel(self, state: "State", seed: int) -> list[float] | None:

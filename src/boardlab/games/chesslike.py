@@ -562,8 +562,14 @@ class ChessLikeGame(Game):
         """The numba alpha-beta (the game's search.py) with the Python agent's values."""
         return self.package_module(".search").compiled_search(self, evaluator, quiescence=False)
 
-    def compiled_quiescence(self, evaluator: str) -> CompiledSearch | None:
-        """The numba alpha-beta with quiescence search and table cutoffs (search.py)."""
+    def compiled_quiescence(self, evaluator: str, weights: str = "") -> CompiledSearch | None:
+        """The numba alpha-beta with quiescence search and table cutoffs (search.py), its
+        heuristic reading `weights` where it reads a file (`evaluator_with_weights`)."""
+        if weights:
+            self.evaluator_with_weights(evaluator, weights)  # refused here if not read
+            return self.package_module(".search").compiled_search(self, evaluator,
+                                                                  quiescence=True,
+                                                                  weights=weights)
         return self.package_module(".search").compiled_search(self, evaluator, quiescence=True)
 
     def random_playout_kernel(self, state: State, seed: int) -> list[float]:

@@ -11,13 +11,15 @@ import random
 import numpy as np
 import pytest
 
+from boardlab import Clock
 from boardlab.core.game import BoardLabError
 from boardlab.games.xiangqi import XiangqiGame
 from boardlab.games.xiangqi.actions import ACTION_FROM, ACTION_TO
-from boardlab.games.xiangqi.evalnet import (FEATURES, NETWORK_FORMAT, NO_NETWORK, SCALE, Network,
-                                            QuantisedNetwork, accumulate, buffer, correction,
-                                            feature, features, output, quantise, read_network,
-                                            shipped_network, shipped_quantised, write_network)
+from boardlab.games.xiangqi.evalnet import (FEATURES, NETWORK_FILE, NETWORK_FORMAT, NO_NETWORK,
+                                            SCALE, Network, QuantisedNetwork, accumulate,
+                                            buffer, correction, feature, features, output,
+                                            quantise, read_network, shipped_network,
+                                            shipped_quantised, views, write_network)
 from boardlab.games.xiangqi.search import (EVALUATION, Line, XiangqiSearch, _pass_accumulator,
                                            _play_accumulator)
 from boardlab.testing import check_compiled_search
@@ -25,10 +27,10 @@ from boardlab.testing import check_compiled_search
 GAME = XiangqiGame()
 
 
-def random_network(width: int = 8, second: int = 4, seed: int = 0) -> Network:
+def random_network(width: int = 8, second: int = 4, seed: int = 0, views: int = 1) -> Network:
     rng = np.random.default_rng(seed)
     return Network(rng.normal(0.0, 0.3, (FEATURES, width)), rng.normal(0.0, 0.3, width),
-                   rng.normal(0.0, 0.5, (second, width)), rng.normal(0.0, 0.3, second),
+                   rng.normal(0.0, 0.5, (second, views * width)), rng.normal(0.0, 0.3, second),
                    rng.normal(0.0, 5.0, second), rng.normal(0.0, 1.0, 1))
 
 
@@ -52,21 +54,27 @@ def line_for(network: QuantisedNetwork) -> Line:
 
 
 def reference(board: np.ndarray, player: int, network: Network | QuantisedNetwork) -> float:
-    """The forward pass in numpy, from the features' one-hot vector (a quantised network's
-    first layer divided by its scale)."""
+    """The forward pass in numpy, from the features' one-hot vectors (a quantised network's
+    first layer divided by its scale): the side to move's view, then the other side's for a
+    network of two views."""
     w1, b1 = network.w1, network.b1
     if isinstance(network, QuantisedNetwork):
         w1, b1 = w1 / SCALE, b1 / SCALE
-    x = np.zeros(FEATURES)
-    x[features(board, player)] = 1.0
-    hidden = np.clip(x @ w1 + b1, 0.0, 1.0)
+    hidden = []
+    for seen_by in [player, 1 - player][:views(network)]:
+        x = np.zeros(FEATURES)
+        x[features(board, seen_by)] = 1.0
+        hidden.append(np.clip(x @ w1 + b1, 0.0, 1.0))
+    hidden = np.concatenate(hidden)
     w2 = network.w2t.T if isinstance(network, QuantisedNetwork) else network.w2
     second = np.clip(w2 @ hidden + network.b2, 0.0, 1.0)
     return float(network.w3 @ second + network.b3[0])
 
 
-def test_the_compiled_pass_is_the_quantised_networks_arithmetic():
-    network = quantise(random_network())
+@pytest.mark.parametrize("two_views", [False, True])
+def test_the_compiled_pass_is_the_quantised_networks_arithmetic(two_views):
+    network = quantise(random_network(views=2 if two_views else 1))
+    assert views(network) == (2 if two_views else 1)
     assert network.w1.dtype == network.b1.dtype == np.int32
     sums = buffer(network)
     for seed in range(5):
@@ -107,10 +115,11 @@ def test_the_features_see_the_board_from_the_side_to_move():
     assert sorted(features(board, 0)) == sorted(features(board, 1))
 
 
-def test_one_network_serves_both_sides():
+@pytest.mark.parametrize("two_views", [False, True])
+def test_one_network_serves_both_sides(two_views):
     """A position and its colour mirror (colours swapped, ranks flipped, the other side to
     move) get the same correction; a network that saw only one side would not."""
-    network = quantise(random_network(seed=3))
+    network = quantise(random_network(seed=3, views=2 if two_views else 1))
     sums = buffer(network)
     for seed in range(5):
         board = np.asarray(played(25, seed).board, dtype=np.int64)
@@ -125,6 +134,8 @@ def test_one_network_serves_both_sides():
 
 
 def test_a_network_file_round_trips_and_a_wrong_one_is_one_sentence(tmp_path):
+    write_network(tmp_path / "two.npz", random_network(views=2))
+    assert views(read_network(tmp_path / "two.npz")) == 2
     network = random_network()
     path = tmp_path / "net.npz"
     write_network(path, network, how="a test")
@@ -139,7 +150,10 @@ def test_a_network_file_round_trips_and_a_wrong_one_is_one_sentence(tmp_path):
     np.savez(short, format=NETWORK_FORMAT, **{**network._asdict(), "w1": network.w1[:10]})
     text = tmp_path / "text.npz"
     text.write_text("not a network")
+    three = tmp_path / "three.npz"  # a second layer reading three views: there are two
+    write_network(three, random_network(views=3))
     for path, why in ((bad, "no w2"), (short, "w1 of shape (10, 8)"),
+                      (three, "w2 of shape (4, 24), not (4, 8)"),
                       (text, "not an .npz archive"), (tmp_path / "none.npz", "no such file")):
         with pytest.raises(BoardLabError, match="is not a xiangqi evaluation network") as error:
             read_network(path)
@@ -168,11 +182,12 @@ def test_the_neural_search_equals_the_python_agent():
     check_compiled_search(played(60, 3), 3, evaluator="neural")  # captures on the board
 
 
-def test_the_searchs_accumulator_follows_moves_captures_and_null_moves():
+@pytest.mark.parametrize("two_views", [False, True])
+def test_the_searchs_accumulator_follows_moves_captures_and_null_moves(two_views):
     """The search's accumulator, updated as it makes moves (search.py `_play_accumulator`)
     and null moves (`_pass_accumulator`), equals the one summed from the board after each,
     and so does the correction read from it, for either side to move."""
-    network = quantise(random_network(seed=4))
+    network = quantise(random_network(seed=4, views=2 if two_views else 1))
     line = line_for(network)
     sums = buffer(network)
     state = GAME.initial_state()
@@ -200,7 +215,7 @@ def test_the_searchs_accumulator_follows_moves_captures_and_null_moves():
         accumulate(board, network, summed)
         assert (accumulators[ply + 1] == summed).all(), (ply, state.to_text())
         for player in (0, 1):
-            assert output(accumulators[ply + 1, player], network, sums) == \
+            assert output(accumulators[ply + 1], player, network, sums) == \
                 correction(board, player, network, sums)
     assert captures >= 10 and passes >= 5, (captures, passes)
 
@@ -220,3 +235,44 @@ def test_a_missing_shipped_network_names_the_script_that_makes_one(monkeypatch):
         shipped_network.cache_clear()
         shipped_quantised.cache_clear()
     assert shipped_network().w1.shape[0] == FEATURES
+
+
+def test_eval_weights_plays_a_network_file(tmp_path):
+    """`minimax:eval_weights=FILE` plays the network in FILE: the heuristic is the tuned
+    table corrected by it, the engine search reading the shipped network's file through the
+    setting searches as without it, and another network changes the search's value."""
+    from boardlab.core.registry import make_agent
+    from boardlab.core.weights import shipped_file
+    from boardlab.games.xiangqi.heuristics import tuned
+
+    mine = tmp_path / "mine.npz"
+    write_network(mine, random_network(seed=5, views=2))
+    network = quantise(read_network(mine))
+    state = played(40, 12)
+    board = np.asarray(state.board, dtype=np.int8)
+    judged = correction(board, state.player, network, buffer(network))
+    heuristic = GAME.evaluator_with_weights("engine", str(mine))
+    assert heuristic(state, state.player) == tuned(state, state.player) + judged
+    assert heuristic(state, 1 - state.player) == tuned(state, 1 - state.player) - judged
+
+    def searched(spec: str) -> float:
+        agent = make_agent(f"minimax:depth=3,quiescence=true{spec}", GAME)
+        agent.start_game(state.current_player(), 0)
+        agent.act(state.clone(), Clock())
+        return agent.last_info()["value"]
+
+    shipped = shipped_file(NETWORK_FILE)
+    assert searched(f",eval_weights={shipped}") == searched("")
+    assert searched(f",eval_weights={mine}") != searched("")
+
+
+def test_eval_weights_refuses_a_heuristic_without_weights_and_a_file_that_is_not_one(tmp_path):
+    from boardlab.core.game import ParseError
+    from boardlab.core.registry import make_agent
+
+    with pytest.raises(ParseError, match="heuristic 'tuned' reads no weights file"):
+        make_agent("minimax:depth=2,quiescence=true,eval=tuned,eval_weights=x.npz", GAME)
+    (tmp_path / "notes.txt").write_text("not a network")
+    with pytest.raises(BoardLabError, match="notes.txt is not a xiangqi evaluation network"):
+        make_agent(f"minimax:depth=2,quiescence=true,eval_weights={tmp_path / 'notes.txt'}",
+                   GAME)

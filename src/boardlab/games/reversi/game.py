@@ -116,10 +116,13 @@ class ReversiGame(Game):
 
         return compiled_minimax(self.evaluator_name(evaluator))
 
-    def compiled_quiescence(self, evaluator: str):
-        """The numba alpha-beta with table cutoffs and end games solved (search.py)."""
+    def compiled_quiescence(self, evaluator: str, weights: str = ""):
+        """The numba alpha-beta with table cutoffs and end games solved (search.py); no
+        heuristic here reads a weights file (`evaluator_with_weights` refuses `weights`)."""
         from .search import compiled_quiescence
 
+        if weights:
+            self.evaluator_with_weights(evaluator, weights)
         return compiled_quiescence(self.evaluator_name(evaluator))
 
     def encode_batch(self, states, players) -> np.ndarray:

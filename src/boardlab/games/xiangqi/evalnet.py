@@ -6,7 +6,9 @@ enemy's, piece type 1-7, square), the square as red sees it for red and with the
 for black, so that one set of weights serves both sides; 2 x 7 x 90 = 1,260 features. Layers:
 the features' rows of `w1` summed with `b1` (the accumulator), clipped to [0, 1]; then `w2`,
 `b2`, clipped to [0, 1]; then `w3`, `b3`: the correction, in the evaluation's units (a soldier
-10), added to `tuned` for the side to move.
+10), added to `tuned` for the side to move. A network of two views (`views`) feeds `w2` the
+clipped accumulator of the other side's view as well, after the side to move's (NNUE's two
+perspectives).
 
 The first layer is computed in integers (`quantise`: w1 and b1 rounded to multiples of
 1/SCALE, held as int32), so that its sums are exact in any order: the search keeps the
@@ -50,7 +52,8 @@ LAYERS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 class Network(NamedTuple):
     """The network's weights (float64, as trained and saved): w1 (FEATURES, H1), b1 (H1,),
-    w2 (H2, H1), b2 (H2,), w3 (H2,), b3 (1,). The compiled code reads it `quantise`d."""
+    w2 (H2, VIEWS x H1), b2 (H2,), w3 (H2,), b3 (1,), VIEWS 1 or 2 (`views`). The compiled
+    code reads it `quantise`d."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -59,6 +62,16 @@ class Network(NamedTuple):
     w3: np.ndarray
     b3: np.ndarray
 
+
+
+def views(network: Network | QuantisedNetwork) -> int:
+    """How many views of the position the second layer reads: 1, the side to move's
+    accumulator; 2, the side to move's and then the other side's (NNUE's two perspectives:
+    the search keeps both accumulators anyway, so the second view costs only the second
+    layer's extra inputs, not another first layer to update)."""
+    width = network.b1.shape[0]
+    rows = network.w2.shape[1] if isinstance(network, Network) else network.w2t.shape[0]
+    return rows // width if width else 1
 
 SCALE_BITS = 20
 """The first layer's fixed point: w1 and b1 in units of 2**-SCALE_BITS, so rounding moves a
@@ -69,7 +82,7 @@ SCALE = 1 << SCALE_BITS
 
 class QuantisedNetwork(NamedTuple):
     """A network as the compiled code reads it (`quantise`): w1 (FEATURES, H1) and b1 (H1,)
-    int32 in units of 1/SCALE; w2t, w2 transposed (H1, H2), and b2 (H2,), w3 (H2,), b3 (1,),
+    int32 in units of 1/SCALE; w2t, w2 transposed (VIEWS x H1, H2), and b2 (H2,), w3 (H2,), b3 (1,),
     float64 as they were. H1 = 0 is no network (`NO_NETWORK`: a correction of 0)."""
 
     w1: np.ndarray
@@ -148,10 +161,12 @@ def advance(network, parent, child, moved, frm, to, captured):
 
 
 @njit(cache=True, inline="always")
-def output(summed, network, sums):
-    """The network's output from the first layer's sums `summed` (accumulator[player] for
-    `player` to move; 0 without a network); `sums`: a buffer of at least H2 floats, so that
-    the call allocates nothing (`buffer`). Dividing by SCALE, a power of two, is exact."""
+def output(accumulator, player, network, sums):
+    """The network's output for `player` to move from the first layer's sums `accumulator`
+    (both players' views, `accumulate`'s (2, H1) layout; 0 without a network): the side to move's
+    view, then, for a network of two views (`views`), the other side's; `sums`: a buffer of at
+    least H2 floats, so that the call allocates nothing (`buffer`). Dividing by SCALE, a power
+    of two, is exact."""
     width = network.b1.shape[0]
     if width == 0:
         return 0.0
@@ -162,11 +177,14 @@ def output(summed, network, sums):
     # added in the order of j: the compiler may vectorise across them without reassociating
     # a sum, which one dot product at a time forbids it), and a unit clipped to 0, common
     # after a ReLU, adds nothing.
-    for j in range(width):
-        unit = min(max(summed[j] * (1.0 / SCALE), 0.0), 1.0)
-        if unit != 0.0:
-            for k in range(second):
-                sums[k] += network.w2t[j, k] * unit
+    for view in range(network.w2t.shape[0] // width):
+        summed = accumulator[player if view == 0 else 1 - player]
+        for j in range(width):
+            unit = min(max(summed[j] * (1.0 / SCALE), 0.0), 1.0)
+            if unit != 0.0:
+                row = view * width + j
+                for k in range(second):
+                    sums[k] += network.w2t[row, k] * unit
     out = network.b3[0]
     for k in range(second):
         out += network.w3[k] * min(max(sums[k], 0.0), 1.0)
@@ -185,7 +203,7 @@ def correction(board, player, network, sums):
     updates its accumulator instead and gets the same value."""
     summed = np.empty((2, network.b1.shape[0]), dtype=np.int32)
     accumulate(board, network, summed)
-    return output(summed[player], network, sums)
+    return output(summed, player, network, sums)
 
 
 def features(board, player: int) -> list[int]:
@@ -207,7 +225,9 @@ def read_network(path: str | Path) -> Network:
         raise wrong(f"no {', '.join(missing)}")
     layers = {name: np.ascontiguousarray(fields[name], dtype=np.float64) for name in LAYERS}
     width, second = layers["b1"].shape[0], layers["b2"].shape[0]
-    shapes = {"w1": (FEATURES, width), "b1": (width,), "w2": (second, width),
+    two_views = layers["w2"].ndim == 2 and layers["w2"].shape[1] == 2 * width > 0
+    shapes = {"w1": (FEATURES, width), "b1": (width,),
+              "w2": (second, 2 * width if two_views else width),
               "b2": (second,), "w3": (second,), "b3": (1,)}
     for name, shape in shapes.items():
         if layers[name].shape != shape:
@@ -235,6 +255,21 @@ def shipped_network() -> Network:
                             f"{NETWORK_FILE} is not installed): make one with "
                             f"experiments/xiangqi_eval_net.py and put it there")
     return read_network(str(resource))
+
+
+@functools.lru_cache(maxsize=8)
+def _read_quantised(path: str, modified: int) -> QuantisedNetwork:
+    return quantise(read_network(path))
+
+
+def read_quantised(path: str | Path) -> QuantisedNetwork:
+    """The network file `path` as the compiled code reads it (`quantise`), read once while the
+    file is unchanged (an agent asks at every game)."""
+    try:
+        modified = Path(path).stat().st_mtime_ns
+    except OSError:
+        modified = 0  # read_network says what is wrong with it
+    return _read_quantised(str(path), modified)
 
 
 @functools.cache

@@ -56,6 +56,17 @@ class XiangqiGame(ChessLikeGame):
                           aliases={"greedy": "positional", "minimax": "positional",
                                    "engine": "neural"})
 
+    def evaluator_with_weights(self, evaluator: str, path: str):
+        """`neural` with the evaluation network in `path` (evalnet.py's file, as
+        experiments/xiangqi_eval_net.py writes it) in place of the shipped one."""
+        from .evalnet import read_quantised
+        from .heuristics import corrected
+
+        if self.evaluator_name(evaluator) != "neural":
+            return super().evaluator_with_weights(evaluator, path)
+        network = read_quantised(path)
+        return lambda state, player: corrected(state, player, network)
+
     def linear_evaluation(self) -> LinearEvaluation:
         """The heuristics as piece-square tables (value plus bonus per piece type and square,
         red's view; heuristics.parameters), every entry free: the generals' value is 0 and

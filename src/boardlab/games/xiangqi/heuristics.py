@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from ..chesslike import (Board, piece_square_parameters, read_tuned_table,
                          with_endgame_table)
 from .game import XiangqiState
 from .rules import COLS, PALACE, ROWS, SOLDIER, SQUARES, pseudo_moves
+
+if TYPE_CHECKING:  # evalnet.py compiles with numba: imported where it is used
+    from .evalnet import QuantisedNetwork
 
 PIECE_VALUES = (0, 0, 20, 20, 40, 90, 45, 10)
 """Indexed by piece type: -, general, advisor, elephant, horse, chariot, cannon, soldier."""
@@ -183,9 +187,15 @@ def neural(state: XiangqiState, player: int) -> float:
     when `player` is not to move, as the negamax search does; the same compiled arithmetic
     the search adds (its first layer in integers, summed here from the board and updated move
     by move there), so the floats agree."""
-    from .evalnet import buffer, correction, shipped_quantised
+    from .evalnet import shipped_quantised
 
-    network = shipped_quantised()
+    return corrected(state, player, shipped_quantised())
+
+
+def corrected(state: XiangqiState, player: int, network: QuantisedNetwork) -> float:
+    """`neural` with `network` (evalnet.py `quantise`d) in place of the shipped one."""
+    from .evalnet import buffer, correction
+
     board = np.asarray(state.board, dtype=np.int8)  # the search's board: the same code
     judged = correction(board, state.player, network, buffer(network))
     return tuned(state, player) + (judged if player == state.player else -judged)

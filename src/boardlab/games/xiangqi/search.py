@@ -178,7 +178,7 @@ def _correction(line, player, ply):
     """The network's correction for `player` to move at `ply`, from that ply's accumulator:
     only the layers after the first run here (evalnet.py `output`, what `correction` ends
     with, so the value is the Python heuristic's)."""
-    return output(line.accumulators[ply, player], line.network, line.sums)
+    return output(line.accumulators[ply], player, line.network, line.sums)
 
 
 @njit(cache=True, inline="always")
@@ -620,10 +620,12 @@ class XiangqiSearch(SearchMemory):
         return self.result(float(self.search(window_search)), player != state.player)
 
 
-def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | None:
+def compiled_search(game, evaluator: str, quiescence: bool,
+                    weights: str = "") -> XiangqiSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes (`positional`,
-    `tuned`, `neural`: the tuned table corrected by the shipped network), else None."""
-    from .evalnet import shipped_quantised
+    `tuned`, `neural`: the tuned table corrected by the shipped network, or by the network
+    file `weights`), else None."""
+    from .evalnet import read_quantised, shipped_quantised
     from .heuristics import ACTIVITY, ENDGAME, material_and_position, neural, parameters, tuned
 
     named = {material_and_position: "positional", tuned: "tuned", neural: "neural"}
@@ -635,7 +637,8 @@ def compiled_search(game, evaluator: str, quiescence: bool) -> XiangqiSearch | N
                          table[ACTIVITY, :ZONE + 1],
                          signed_table(table[ENDGAME:], ROWS, COLS) if name != "positional"
                          else None,
-                         shipped_quantised() if name == "neural" else NO_NETWORK)
+                         NO_NETWORK if name != "neural" else
+                         read_quantised(weights) if weights else shipped_quantised())
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
