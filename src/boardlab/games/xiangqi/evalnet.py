@@ -14,11 +14,13 @@ The first layer is computed in integers (`quantise`: w1 and b1 rounded to multip
 1/SCALE, held as int32), so that its sums are exact in any order: the search keeps the
 accumulator of both sides' views per ply and updates it move by move (`advance`: the moved
 piece's row out and in, a captured piece's row out), NNUE-style, and it equals the one summed
-from the board (`accumulate`) bit for bit, whatever the path to a position. Only the
-64-16-1 layers run at a leaf (`output`). `correction` sums from the board and is what the
-Python heuristic calls; the compiled search reads its accumulator with the same `output`, so
-their floats agree (tests/games/xiangqi/test_xiangqi_evalnet.py). README.md#the-accumulator
-has how far the rounding moves the correction and what the accumulator saves.
+from the board (`accumulate`) bit for bit, whatever the path to a position. Only the layers
+after it run at a leaf (`output`), the second in integers too (the units and w2 rounded to
+multiples of 2**-12), which the compiler vectorises. `correction` sums from the board and is
+what the Python heuristic calls; the compiled search reads its accumulator with the same
+`output`, so their floats agree (tests/games/xiangqi/test_xiangqi_evalnet.py).
+README.md#the-accumulator has how far the rounding moves the correction and what the
+accumulator saves.
 
 The shipped weights (boardlab/models/xiangqi-eval-net.npz, float32) were fitted by
 experiments/xiangqi_eval_net.py to Fairy-Stockfish's depth-8 search values of positions from
@@ -70,32 +72,43 @@ def views(network: Network | QuantisedNetwork) -> int:
     the search keeps both accumulators anyway, so the second view costs only the second
     layer's extra inputs, not another first layer to update)."""
     width = network.b1.shape[0]
-    rows = network.w2.shape[1] if isinstance(network, Network) else network.w2t.shape[0]
-    return rows // width if width else 1
+    return network.w2.shape[1] // width if width else 1
+
 
 SCALE_BITS = 20
 """The first layer's fixed point: w1 and b1 in units of 2**-SCALE_BITS, so rounding moves a
 weight by at most 2**-21; the accumulator stays within int32 while b1 plus the 32 largest rows
 of a column do (`quantise` checks: the shipped network's reach 18.9, the limit 2,048)."""
 SCALE = 1 << SCALE_BITS
+UNIT_BITS = 12
+"""The second layer's fixed point: a first-layer unit, clipped to [0, 1], in units of
+2**-UNIT_BITS (the accumulator rounded to it), and w2 in units of 2**-W2_BITS, so that the
+second layer is a sum of integer products, which the compiler vectorises (a sum of floats it
+may not reorder): about three times faster than in float64 at 128 units. Its rounding moves
+the shipped network's correction by a few hundredths of a unit (README.md#the-accumulator)."""
+W2_BITS = 12
+SECOND_SCALE = 1 << (UNIT_BITS + W2_BITS)
+"""A second-layer sum's unit: 2**-(UNIT_BITS + W2_BITS) (b2 is held in it)."""
 
 
 class QuantisedNetwork(NamedTuple):
     """A network as the compiled code reads it (`quantise`): w1 (FEATURES, H1) and b1 (H1,)
-    int32 in units of 1/SCALE; w2t, w2 transposed (VIEWS x H1, H2), and b2 (H2,), w3 (H2,), b3 (1,),
-    float64 as they were. H1 = 0 is no network (`NO_NETWORK`: a correction of 0)."""
+    int32 in units of 1/SCALE; w2 (H2, VIEWS x H1) int32 in units of 2**-W2_BITS and b2 (H2,)
+    int32 in units of 1/SECOND_SCALE; w3 (H2,), b3 (1,) float64 as they were. H1 = 0 is no
+    network (`NO_NETWORK`: a correction of 0)."""
 
     w1: np.ndarray
     b1: np.ndarray
-    w2t: np.ndarray
+    w2: np.ndarray
     b2: np.ndarray
     w3: np.ndarray
     b3: np.ndarray
 
 
 def quantise(network: Network) -> QuantisedNetwork:
-    """`network` with its first layer rounded to integers of 1/SCALE (int32); a BoardLabError
-    if a position could overflow the accumulator."""
+    """`network` with its first two layers rounded to integers (int32: w1 and b1 of 1/SCALE,
+    w2 of 2**-W2_BITS, b2 of 1/SECOND_SCALE); a BoardLabError if a position could overflow
+    a layer's int32 sums."""
     w1 = np.rint(np.asarray(network.w1, dtype=np.float64) * SCALE)
     b1 = np.rint(np.asarray(network.b1, dtype=np.float64) * SCALE)
     # At most 32 pieces: b1 and the 32 largest rows of a column bound every accumulator
@@ -104,10 +117,20 @@ def quantise(network: Network) -> QuantisedNetwork:
     if reach.size and reach.max() >= 2 ** 31:
         raise BoardLabError(f"the network's first layer reaches {reach.max() / SCALE:.1f}, "
                             f"past what int32 holds at a scale of 2**{SCALE_BITS}")
-    rest = [np.ascontiguousarray(layer, dtype=np.float64)
-            for layer in (np.transpose(network.w2), network.b2, network.w3, network.b3)]
+    w2 = np.rint(np.asarray(network.w2, dtype=np.float64) * (1 << W2_BITS))
+    b2 = np.rint(np.asarray(network.b2, dtype=np.float64) * SECOND_SCALE)
+    # Every unit at most 1 (2**UNIT_BITS): b2 and a row's weights bound every second sum.
+    second_reach = np.abs(b2) + np.abs(w2).sum(axis=1) * (1 << UNIT_BITS)
+    if second_reach.size and second_reach.max() >= 2 ** 31:
+        raise BoardLabError(f"the network's second layer reaches "
+                            f"{second_reach.max() / SECOND_SCALE:.1f}, past what int32 holds "
+                            f"at a scale of 2**{UNIT_BITS + W2_BITS}")
     return QuantisedNetwork(np.ascontiguousarray(w1, dtype=np.int32),
-                            np.ascontiguousarray(b1, dtype=np.int32), *rest)
+                            np.ascontiguousarray(b1, dtype=np.int32),
+                            np.ascontiguousarray(w2, dtype=np.int32),
+                            np.ascontiguousarray(b2, dtype=np.int32),
+                            np.ascontiguousarray(network.w3, dtype=np.float64),
+                            np.ascontiguousarray(network.b3, dtype=np.float64))
 
 
 NO_NETWORK = quantise(Network(np.zeros((FEATURES, 0)), np.zeros(0), np.zeros((0, 0)),
@@ -161,49 +184,44 @@ def advance(network, parent, child, moved, frm, to, captured):
 
 
 @njit(cache=True, inline="always")
-def output(accumulator, player, network, sums):
+def output(accumulator, player, network, units):
     """The network's output for `player` to move from the first layer's sums `accumulator`
-    (both players' views, `accumulate`'s (2, H1) layout; 0 without a network): the side to move's
-    view, then, for a network of two views (`views`), the other side's; `sums`: a buffer of at
-    least H2 floats, so that the call allocates nothing (`buffer`). Dividing by SCALE, a power
-    of two, is exact."""
+    (both players' views, `accumulate`'s (2, H1) layout; 0 without a network): the side to
+    move's view, then, for a network of two views (`views`), the other side's. `units`: an
+    int32 buffer of at least VIEWS x H1 (`buffer`), so that the call allocates nothing. The
+    first two layers are integers (`quantise`), exact in any order; the last is float."""
     width = network.b1.shape[0]
     if width == 0:
         return 0.0
-    second = network.b2.shape[0]
-    for k in range(second):
-        sums[k] = network.b2[k]
-    # Hidden unit by hidden unit, the second layer's sums grow side by side (each still
-    # added in the order of j: the compiler may vectorise across them without reassociating
-    # a sum, which one dot product at a time forbids it), and a unit clipped to 0, common
-    # after a ReLU, adds nothing.
-    for view in range(network.w2t.shape[0] // width):
+    inputs = network.w2.shape[1]
+    shift = SCALE_BITS - UNIT_BITS
+    half = 1 << (shift - 1)
+    for view in range(inputs // width):
         summed = accumulator[player if view == 0 else 1 - player]
-        for j in range(width):
-            unit = min(max(summed[j] * (1.0 / SCALE), 0.0), 1.0)
-            if unit != 0.0:
-                row = view * width + j
-                for k in range(second):
-                    sums[k] += network.w2t[row, k] * unit
+        for j in range(width):  # clipped to [0, 1], rounded to 2**-UNIT_BITS
+            units[view * width + j] = min(max((summed[j] + half) >> shift, 0), 1 << UNIT_BITS)
     out = network.b3[0]
-    for k in range(second):
-        out += network.w3[k] * min(max(sums[k], 0.0), 1.0)
+    for k in range(network.b2.shape[0]):
+        second = network.b2[k]
+        for i in range(inputs):
+            second += network.w2[k, i] * units[i]
+        out += network.w3[k] * min(max(second * (1.0 / SECOND_SCALE), 0.0), 1.0)
     return out
 
 
 def buffer(network: QuantisedNetwork) -> np.ndarray:
     """The buffer `output` and `correction` work in, for `network`."""
-    return np.zeros(max(network.b2.shape[0], 1))
+    return np.zeros(max(network.w2.shape[1], 1), dtype=np.int32)
 
 
 @njit(cache=True)
-def correction(board, player, network, sums):
+def correction(board, player, network, units):
     """The network's output for `player` to move on `board` (0 without a network), summed
-    from the board (`accumulate`); `sums`: as `output`'s. The Python heuristic's; the search
+    from the board (`accumulate`); `units`: as `output`'s. The Python heuristic's; the search
     updates its accumulator instead and gets the same value."""
     summed = np.empty((2, network.b1.shape[0]), dtype=np.int32)
     accumulate(board, network, summed)
-    return output(summed, player, network, sums)
+    return output(summed, player, network, units)
 
 
 def features(board, player: int) -> list[int]:

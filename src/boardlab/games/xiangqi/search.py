@@ -114,7 +114,7 @@ class Line(NamedTuple):
     scratch: np.ndarray
     counts: np.ndarray
     network: QuantisedNetwork = NO_NETWORK
-    sums: np.ndarray = np.zeros(1)
+    units: np.ndarray = np.zeros(1, dtype=np.int32)
     accumulators: np.ndarray = np.zeros((1, 2, 0), dtype=np.int32)
 
 
@@ -178,7 +178,7 @@ def _correction(line, player, ply):
     """The network's correction for `player` to move at `ply`, from that ply's accumulator:
     only the layers after the first run here (evalnet.py `output`, what `correction` ends
     with, so the value is the Python heuristic's)."""
-    return output(line.accumulators[ply], player, line.network, line.sums)
+    return output(line.accumulators[ply], player, line.network, line.units)
 
 
 @njit(cache=True, inline="always")
@@ -593,7 +593,7 @@ class XiangqiSearch(SearchMemory):
         """`activity`'s move buffer, the layout of one ply of `moves`."""
         self.counts = np.zeros((2, ZONE + 1), dtype=np.int64)
         self.network = network
-        self.sums = buffer(network)
+        self.units = buffer(network)
         self.accumulators = np.zeros((MAX_PLY + 2, 2, network.b1.shape[0]), dtype=np.int32)
 
     def __call__(self, state, root_actions: list[int], depth: int, player: int,
@@ -608,7 +608,7 @@ class XiangqiSearch(SearchMemory):
         checks[:top + 1] = state.checks
         line = Line(rows[top, :SQUARES].copy(), keys, checks, self.moves, self.evaluation,
                     self.endgame_table, self.activity, self.scratch, self.counts,
-                    self.network, self.sums, self.accumulators)
+                    self.network, self.units, self.accumulators)
         accumulate(line.board, self.network, self.accumulators[0])
 
         def window_search(alpha: float, beta: float) -> float:
