@@ -159,6 +159,33 @@ def _examples(positions: str, label_files: list[str]):
                    value, int(games[int(row_text)]))
 
 
+def _cached_examples(positions: str, label_files: list[str]) -> dict[str, np.ndarray]:
+    """`_examples` of one positions file and its labels as arrays (features padded to 32 with
+    FEATURES), kept in POSITIONS.examples.npz and read from there again while the files are
+    the same sizes: reading the positions is most of a fit's time."""
+    from boardlab.games.xiangqi.evalnet import FEATURES
+
+    cache = Path(f"{positions}.examples.npz")
+    stamp = " ".join(f"{name}:{Path(name).stat().st_size}" for name in [positions, *label_files])
+    if cache.exists():
+        saved = np.load(cache)
+        if str(saved["stamp"]) == stamp:
+            return {name: saved[name] for name in saved.files}
+    rows: dict[str, list] = {"inputs": [], "other_inputs": [], "tuned": [], "target": [],
+                             "game": []}
+    for active, other, tuned_value, value, game_number in _examples(positions, label_files):
+        rows["inputs"].append(active + [FEATURES] * (32 - len(active)))
+        rows["other_inputs"].append(other + [FEATURES] * (32 - len(other)))
+        rows["tuned"].append(tuned_value)
+        rows["target"].append(value)
+        rows["game"].append(game_number)
+    arrays = {name: np.array(values, dtype=np.int16 if "inputs" in name else
+                             np.int64 if name == "game" else np.float64)
+              for name, values in rows.items()}
+    np.savez(cache, stamp=stamp, **arrays)
+    return arrays
+
+
 def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: int,
           epochs: int, seed: int, views: int = 1) -> None:
     """Fit the network to the labelled positions of `datasets` (a positions file and its
@@ -168,23 +195,18 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
 
     from boardlab.games.xiangqi.evalnet import FEATURES, Network, write_network
 
-    inputs, other_inputs, linear, target, group = [], [], [], [], []
-    for number, (positions, label_files) in enumerate(datasets):
-        for example in _examples(positions, label_files):
-            active, other, tuned_value, value, game_number = example
-            inputs.append(active + [FEATURES] * (32 - len(active)))  # FEATURES: padding
-            if views == 2:
-                other_inputs.append(other + [FEATURES] * (32 - len(other)))
-            linear.append(tuned_value)
-            target.append(value)
-            # Games of different files stay apart; every tenth game of each is held out.
-            group.append(number * 10_000_000 + game_number)
-    held = np.array(group) % 10 == 0
+    parts = [_cached_examples(positions, label_files) for positions, label_files in datasets]
+    # Games of different files stay apart; every tenth game of each is held out.
+    group = np.concatenate([part["game"] + number * 10_000_000
+                            for number, part in enumerate(parts)])
+    held = group % 10 == 0
     torch.manual_seed(seed)
-    x = torch.tensor(inputs)
-    x_other = torch.tensor(other_inputs) if views == 2 else None
-    base = torch.tensor(linear, dtype=torch.float32)
-    goal = torch.sigmoid(K * torch.tensor(target, dtype=torch.float32))
+    x = torch.tensor(np.concatenate([part["inputs"] for part in parts]).astype(np.int64))
+    x_other = (torch.tensor(np.concatenate([part["other_inputs"] for part in parts])
+                            .astype(np.int64)) if views == 2 else None)
+    base = torch.tensor(np.concatenate([part["tuned"] for part in parts]), dtype=torch.float32)
+    goal = torch.sigmoid(K * torch.tensor(np.concatenate([part["target"] for part in parts]),
+                                          dtype=torch.float32))
     train_rows = torch.tensor(np.flatnonzero(~held))
     held_rows = torch.tensor(np.flatnonzero(held))
     source = np.array(group) // 10_000_000
