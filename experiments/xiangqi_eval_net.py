@@ -9,11 +9,12 @@ teacher engine's search values, in two steps (three with `selfplay`).
         --more MORE_0.npz MORE_0.npz.labels.txt --more MORE_1.npz MORE_1.npz.labels.txt
 
 `label` asks Fairy-Stockfish (`go depth N`, one engine per process; run `--parts` of them side
-by side) for its value of every position of a Texel positions cache (`boardlab train xiangqi
-texel` writes one beside its output: OUT.positions.npz, the positions' texts in `text`), from
-the side to move, and its best move; it appends "row value move" lines, so a killed run
-resumes. `selfplay` writes positions of the same kind (`text`, `game`) and their labels from
-the engine's games against itself at `go depth N` from random starts (`--opening` random plies,
+by side, each a share of the games) for its value of every position of a Texel positions cache
+(`boardlab train xiangqi texel` writes one beside its output: OUT.positions.npz, the positions'
+texts in `text`, their games in `game`), from the side to move, and its best move, game by game
+with the hash kept through a game; it appends "row value move" lines, so a killed run resumes.
+`selfplay` writes positions of the same kind (`text`, `game`) and their labels from the
+engine's games against itself at `go depth N` from random starts (`--opening` random plies,
 then a random move with probability `--noise`), one search labelling a position and choosing
 its move: the play of a strong engine, where the Texel cache holds our own search's. `train`
 keeps the positions not in check whose best move takes nothing (the network corrects a quiet
@@ -66,18 +67,23 @@ def _label(row: int, engine, state, fresh: bool = True) -> tuple[str, int]:
 def label(positions: str, out: str, depth: int, part: int, parts: int) -> None:
     from boardlab.core.registry import make_game
 
-    texts = np.load(positions)["text"]
-    rows = np.random.default_rng(0).permutation(len(texts))[part::parts]
+    cache = np.load(positions)
+    texts, games = cache["text"], cache["game"]
     path = Path(out)
     done = {int(line.split()[0]) for line in path.read_text().splitlines()} \
         if path.exists() else set()
     engine = _engine(depth)
     game = make_game("xiangqi")
+    # Game by game (this part's: game number % parts), its positions in the file's order, the
+    # hash cleared at the first and kept after, as in `selfplay`: a tenth of the time of a
+    # cleared hash each position. (A game a killed run left unfinished resumes from a cleared
+    # hash at its first position not labelled.)
     with path.open("a") as labels:
-        for row in rows:
-            if int(row) not in done:
+        for number in np.unique(games[games % parts == part]):
+            rows = [int(row) for row in np.flatnonzero(games == number) if int(row) not in done]
+            for row in rows:
                 state = game.state_from_text(str(texts[row]))
-                labels.write(_label(int(row), engine, state)[0] + "\n")
+                labels.write(_label(row, engine, state, fresh=row == rows[0])[0] + "\n")
     engine.close()
 
 
