@@ -139,11 +139,12 @@ def _target_square(move: str) -> int:
 
 
 def _examples(positions: str, label_files: list[str]):
-    """(active features for the side to move, and for the other side, tuned's value, the
-    engine's value in our units, game) of each labelled position kept: not in check, the
-    engine's best move no capture, under 300 units and no mate."""
+    """(active features for the side to move, and for the other side, tuned's value, its
+    tables' value alone, the engine's value in our units, game) of each labelled position
+    kept: not in check, the engine's best move no capture, under 300 units and no mate."""
     from boardlab.core.registry import make_game
     from boardlab.games.xiangqi.evalnet import features
+    from boardlab.games.xiangqi.heuristics import tuned_tables
     from boardlab.games.xiangqi.kernels import in_check
 
     game = make_game("xiangqi")
@@ -162,7 +163,7 @@ def _examples(positions: str, label_files: list[str]):
             if board[_target_square(move)] != 0 or in_check(board, player) or abs(value) >= 300:
                 continue
             yield (features(board, player), features(board, 1 - player), tuned(state, player),
-                   value, int(games[int(row_text)]))
+                   tuned_tables(state, player), value, int(games[int(row_text)]))
 
 
 def _cached_examples(positions: str, label_files: list[str]) -> dict[str, np.ndarray]:
@@ -175,14 +176,16 @@ def _cached_examples(positions: str, label_files: list[str]) -> dict[str, np.nda
     stamp = " ".join(f"{name}:{Path(name).stat().st_size}" for name in [positions, *label_files])
     if cache.exists():
         saved = np.load(cache)
-        if str(saved["stamp"]) == stamp:
+        if str(saved["stamp"]) == stamp and "tables" in saved.files:
             return {name: saved[name] for name in saved.files}
-    rows: dict[str, list] = {"inputs": [], "other_inputs": [], "tuned": [], "target": [],
-                             "game": []}
-    for active, other, tuned_value, value, game_number in _examples(positions, label_files):
+    rows: dict[str, list] = {"inputs": [], "other_inputs": [], "tuned": [], "tables": [],
+                             "target": [], "game": []}
+    for active, other, tuned_value, tables_value, value, game_number in _examples(
+            positions, label_files):
         rows["inputs"].append(active + [FEATURES] * (32 - len(active)))
         rows["other_inputs"].append(other + [FEATURES] * (32 - len(other)))
         rows["tuned"].append(tuned_value)
+        rows["tables"].append(tables_value)
         rows["target"].append(value)
         rows["game"].append(game_number)
     arrays = {name: np.array(values, dtype=np.int16 if "inputs" in name else
@@ -193,10 +196,12 @@ def _cached_examples(positions: str, label_files: list[str]) -> dict[str, np.nda
 
 
 def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: int,
-          epochs: int, seed: int, views: int = 1) -> None:
+          epochs: int, seed: int, views: int = 1, base: str = "tuned") -> None:
     """Fit the network to the labelled positions of `datasets` (a positions file and its
     label files each); `views` 2: the second layer reads the other side's view too
-    (evalnet.py `views`)."""
+    (evalnet.py `views`); `base`: what the network corrects, the tuned evaluation ("tuned")
+    or its tables without the activity term ("tables": a leaf of the search then needs no
+    move generation for the other side; evalnet.py `network_base`)."""
     import torch
 
     from boardlab.games.xiangqi.evalnet import FEATURES, Network, write_network
@@ -210,7 +215,8 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
     x = torch.tensor(np.concatenate([part["inputs"] for part in parts]).astype(np.int64))
     x_other = (torch.tensor(np.concatenate([part["other_inputs"] for part in parts])
                             .astype(np.int64)) if views == 2 else None)
-    base = torch.tensor(np.concatenate([part["tuned"] for part in parts]), dtype=torch.float32)
+    base_values = torch.tensor(np.concatenate([part[base] for part in parts]),
+                               dtype=torch.float32)
     goal = torch.sigmoid(K * torch.tensor(np.concatenate([part["target"] for part in parts]),
                                           dtype=torch.float32))
     train_rows = torch.tensor(np.flatnonzero(~held))
@@ -238,7 +244,7 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
         return last(torch.clamp(hidden(layer), 0, 1)).squeeze(-1)
 
     def loss(rows: torch.Tensor, network: bool = True) -> torch.Tensor:
-        value = base[rows] + (correction(rows) if network else 0.0)
+        value = base_values[rows] + (correction(rows) if network else 0.0)
         return ((torch.sigmoid(K * value) - goal[rows]) ** 2).mean()
 
     def held_out(network: bool = True) -> str:
@@ -247,7 +253,7 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
             f" (each file: {each})" if len(datasets) > 1 else "")
 
     with torch.no_grad():
-        print(f"held-out loss, the tuned table alone: {held_out(False)}")
+        print(f"held-out loss, the base ({base}) alone: {held_out(False)}")
     optimiser = torch.optim.Adam(parameters, lr=2e-3)
     for epoch in range(epochs):
         order = train_rows[torch.randperm(len(train_rows))]
@@ -267,7 +273,8 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
         write_network(out, network,
                       positions=" ".join(positions for positions, _ in datasets),
                       labels=" ".join(" ".join(files) for _, files in datasets),
-                      width=width, second=second, views=views, epochs=epochs, seed=seed,
+                      width=width, second=second, views=views, base=base, epochs=epochs,
+                      seed=seed,
                       fitted=len(train_rows), held_out=len(held_rows),
                       held_out_loss=f"{loss(held_rows).item():.6f}")
     print(f"written to {out}")
@@ -294,6 +301,9 @@ def main() -> None:
     fitting.add_argument("--seed", type=int, default=0)
     fitting.add_argument("--views", type=int, choices=(1, 2), default=1,
                          help="2: the second layer reads both sides' views (evalnet.py)")
+    fitting.add_argument("--base", choices=("tuned", "tables"), default="tuned",
+                         help="what the network corrects: the tuned evaluation, or its tables "
+                              "without the activity term (faster leaves)")
     playing = commands.add_parser("selfplay", help="positions of the engine's games")
     playing.add_argument("out")
     playing.add_argument("--games", type=int, default=1000)
@@ -309,7 +319,8 @@ def main() -> None:
     else:
         datasets = [(args.positions, args.labels)]
         datasets += [(more[0], more[1:]) for more in args.more]
-        train(datasets, args.out, args.width, args.second, args.epochs, args.seed, args.views)
+        train(datasets, args.out, args.width, args.second, args.epochs, args.seed, args.views,
+              args.base)
 
 
 if __name__ == "__main__":

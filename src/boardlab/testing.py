@@ -143,12 +143,15 @@ def search_decision(spec: str, state: State, seed: int = 5) -> tuple[str, float]
     return state.action_to_str(action), agent.last_info()["value"]
 
 
-def check_compiled_search(state: State, depth: int, seed: int = 5, evaluator: str = "") -> None:
+def check_compiled_search(state: State, depth: int, seed: int = 5, evaluator: str = "",
+                          weights: str = "") -> None:
     """A game's compiled alpha-beta (`Game.compiled_minimax`) picks the same move with the
     same value as the readable Python search (`minimax` without table or kernel) from
     `state` at `depth`, both with the heuristic named `evaluator` (empty: the game's
-    `minimax`); AssertionError naming the position if not."""
-    spec = f"minimax:depth={depth}" + (f",eval={evaluator}" if evaluator else "")
+    `minimax`) reading the file `weights` (empty: its shipped one); AssertionError naming the
+    position if not."""
+    spec = f"minimax:depth={depth}" + (f",eval={evaluator}" if evaluator else "") + (
+        f",eval_weights={weights}" if weights else "")
     python = search_decision(spec + ",tt=false,kernel=false", state, seed)
     compiled = search_decision(spec, state, seed)
     assert compiled == python, (depth, python, compiled, state.to_text())

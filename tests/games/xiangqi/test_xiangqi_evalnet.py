@@ -19,10 +19,11 @@ from boardlab.games.xiangqi.evalnet import (FEATURES, NETWORK_FILE, NETWORK_FORM
                                             SCALE_BITS, SECOND_SCALE, UNIT_BITS, Network,
                                             QuantisedNetwork, accumulate,
                                             buffer, correction, feature, features, output,
-                                            quantise, read_network, shipped_network,
+                                            network_base, quantise, read_network,
+                                            shipped_base, shipped_network,
                                             shipped_quantised, views, write_network)
 from boardlab.games.xiangqi.search import (EVALUATION, Line, XiangqiSearch, _pass_accumulator,
-                                           _play_accumulator)
+                                           _play_accumulator, compiled_search)
 from boardlab.testing import check_compiled_search
 
 GAME = XiangqiGame()
@@ -170,7 +171,10 @@ def test_a_network_file_round_trips_and_a_wrong_one_is_one_sentence(tmp_path):
         assert why in str(error.value) and "\n" not in str(error.value)
 
 
-def test_the_neural_heuristic_is_the_tuned_table_corrected_for_the_side_to_move():
+def test_the_neural_heuristic_is_the_tuned_tables_corrected_for_the_side_to_move():
+    from boardlab.games.xiangqi.heuristics import tuned_tables
+
+    assert shipped_base() == "tables"  # the shipped network corrects the tables alone
     network = shipped_quantised()
     state = played(40, 11)
     board = np.asarray(state.board, dtype=np.int8)
@@ -180,10 +184,10 @@ def test_the_neural_heuristic_is_the_tuned_table_corrected_for_the_side_to_move(
     assert judged != correction(board, 1 - mover, network, units)
     # The network judges for the side to move; the other player's value is its negation
     # (the search's negamax), not the network asked from the other side's view.
-    assert GAME.evaluators["neural"](state, mover) == \
-        GAME.evaluators["tuned"](state, mover) + judged
+    assert GAME.evaluators["neural"](state, mover) == tuned_tables(state, mover) + judged
     assert GAME.evaluators["neural"](state, 1 - mover) == \
-        GAME.evaluators["tuned"](state, 1 - mover) - judged
+        tuned_tables(state, 1 - mover) - judged
+    assert compiled_search(GAME, "neural", True).activity.shape[0] == 0
 
 
 def test_the_neural_search_equals_the_python_agent():
@@ -274,6 +278,39 @@ def test_eval_weights_plays_a_network_file(tmp_path):
     shipped = shipped_file(NETWORK_FILE)
     assert searched(f",eval_weights={shipped}") == searched("")
     assert searched(f",eval_weights={mine}") != searched("")
+
+
+def test_a_network_of_the_tables_alone_leaves_the_activity_term_out(tmp_path):
+    """A network file whose base is "tables" corrects the tuned tables without the activity
+    term: the heuristic is them plus the correction, the compiled search counts no activity
+    and searches as the Python agent does; a file without a base corrects `tuned`, as the
+    first files did; one naming another base is refused in one sentence."""
+    from boardlab.games.xiangqi.heuristics import tuned, tuned_tables
+
+    lean = tmp_path / "lean.npz"
+    write_network(lean, random_network(seed=6), base="tables")
+    assert network_base(lean) == "tables"
+    write_network(tmp_path / "old.npz", random_network(seed=6))
+    assert network_base(tmp_path / "old.npz") == "tuned"
+    network = quantise(read_network(lean))
+    state = played(40, 13)
+    board = np.asarray(state.board, dtype=np.int8)
+    judged = correction(board, state.player, network, buffer(network))
+    heuristic = GAME.evaluator_with_weights("engine", str(lean))
+    mover = state.player
+    assert tuned_tables(state, mover) != tuned(state, mover)  # the activity term is not 0
+    assert heuristic(state, mover) == tuned_tables(state, mover) + judged
+    assert heuristic(state, 1 - mover) == tuned_tables(state, 1 - mover) - judged
+    search = GAME.compiled_quiescence("neural", str(lean))
+    assert search is not None and search.activity.shape[0] == 0
+    assert GAME.compiled_quiescence("neural", str(tmp_path / "old.npz")).activity.shape[0] > 0
+    for seed in (1, 2):
+        check_compiled_search(played(30, seed), 2, evaluator="neural", weights=str(lean))
+    odd = tmp_path / "odd.npz"
+    write_network(odd, random_network(), base="psqt")
+    with pytest.raises(BoardLabError, match="odd.npz is not a xiangqi evaluation network "
+                                            "\\(base 'psqt', not one of tuned, tables\\)"):
+        GAME.evaluator_with_weights("neural", str(odd))
 
 
 def test_eval_weights_refuses_a_heuristic_without_weights_and_a_file_that_is_not_one(tmp_path):

@@ -290,6 +290,32 @@ def read_quantised(path: str | Path) -> QuantisedNetwork:
     return _read_quantised(str(path), modified)
 
 
+BASES = ("tuned", "tables")
+"""What a network corrects (`network_base`): the tuned evaluation (heuristics.tuned), or its
+tables alone without the activity term (heuristics.tuned_tables), whose leaves cost the search
+no move generation for the side not to move."""
+
+
+def network_base(path: str | Path) -> str:
+    """What the network in `path` corrects, one of BASES: its `base` field (a file without
+    one, as the first ones were written, corrects "tuned"); a BoardLabError of one sentence
+    for another."""
+    def wrong(reason: str) -> BoardLabError:
+        return BoardLabError(f"{path} is not a xiangqi evaluation network ({reason}); make one "
+                             f"with experiments/xiangqi_eval_net.py")
+    base = str(npz_fields(path, ("base",), wrong).get("base", BASES[0]))
+    if base not in BASES:
+        raise wrong(f"base {base!r}, not one of {', '.join(BASES)}")
+    return base
+
+
+@functools.cache
+def shipped_base() -> str:
+    """What the shipped network corrects (`network_base`)."""
+    shipped_network()  # says so when the file is missing
+    return network_base(str(shipped_file(NETWORK_FILE)))
+
+
 @functools.cache
 def shipped_quantised() -> QuantisedNetwork:
     """The shipped network as the compiled code reads it (`quantise`), made once."""

@@ -59,13 +59,13 @@ class XiangqiGame(ChessLikeGame):
     def evaluator_with_weights(self, evaluator: str, path: str):
         """`neural` with the evaluation network in `path` (evalnet.py's file, as
         experiments/xiangqi_eval_net.py writes it) in place of the shipped one."""
-        from .evalnet import read_quantised
+        from .evalnet import network_base, read_quantised
         from .heuristics import corrected
 
         if self.evaluator_name(evaluator) != "neural":
             return super().evaluator_with_weights(evaluator, path)
-        network = read_quantised(path)
-        return lambda state, player: corrected(state, player, network)
+        network, base = read_quantised(path), network_base(path)
+        return lambda state, player: corrected(state, player, network, base)
 
     def linear_evaluation(self) -> LinearEvaluation:
         """The heuristics as piece-square tables (value plus bonus per piece type and square,

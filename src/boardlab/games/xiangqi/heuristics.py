@@ -168,13 +168,20 @@ def with_activity(table: LinearEvaluation, parameters_of: Callable[[str], np.nda
     return with_endgame_table(active, ACTIVITY, phase, PHASE_MAX, parameters_of)
 
 
-def tuned(state: XiangqiState, player: int) -> float:
-    """The tuned evaluation for `player`: its midgame and endgame piece-square sums (material
-    included) blended by the phase (chesslike.tapered_sum), plus its activity term, red's
-    minus black's."""
+def tuned_tables(state: XiangqiState, player: int) -> float:
+    """The tuned evaluation's tables alone for `player`: its midgame and endgame piece-square
+    sums (material included) blended by the phase (chesslike.tapered_sum), without the
+    activity term (the base of a network fitted on it: evalnet.py `network_base`)."""
     rows = tuned_parameters()
-    value = tapered_sum(state.board, player, rows[:ACTIVITY], rows[ENDGAME:], PHASE_WEIGHTS,
-                        PHASE_MAX, ROWS, COLS)
+    return tapered_sum(state.board, player, rows[:ACTIVITY], rows[ENDGAME:], PHASE_WEIGHTS,
+                       PHASE_MAX, ROWS, COLS)
+
+
+def tuned(state: XiangqiState, player: int) -> float:
+    """The tuned evaluation for `player`: its tables (`tuned_tables`) plus its activity term,
+    red's minus black's."""
+    rows = tuned_parameters()
+    value = tuned_tables(state, player)
     if not any(rows[ACTIVITY]):
         return value
     active = activity(state.board, rows[ACTIVITY])
@@ -187,15 +194,18 @@ def neural(state: XiangqiState, player: int) -> float:
     when `player` is not to move, as the negamax search does; the same compiled arithmetic
     the search adds (its first layer in integers, summed here from the board and updated move
     by move there), so the floats agree."""
-    from .evalnet import shipped_quantised
+    from .evalnet import shipped_base, shipped_quantised
 
-    return corrected(state, player, shipped_quantised())
+    return corrected(state, player, shipped_quantised(), shipped_base())
 
 
-def corrected(state: XiangqiState, player: int, network: QuantisedNetwork) -> float:
-    """`neural` with `network` (evalnet.py `quantise`d) in place of the shipped one."""
+def corrected(state: XiangqiState, player: int, network: QuantisedNetwork,
+              base: str = "tuned") -> float:
+    """`neural` with `network` (evalnet.py `quantise`d) in place of the shipped one, added to
+    `base` (evalnet.py BASES: `tuned`, or `tuned_tables` without the activity term)."""
     from .evalnet import buffer, correction
 
     board = np.asarray(state.board, dtype=np.int8)  # the search's board: the same code
     judged = correction(board, state.player, network, buffer(network))
-    return tuned(state, player) + (judged if player == state.player else -judged)
+    value = tuned(state, player) if base == "tuned" else tuned_tables(state, player)
+    return value + (judged if player == state.player else -judged)

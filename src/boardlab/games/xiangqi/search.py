@@ -623,9 +623,10 @@ class XiangqiSearch(SearchMemory):
 def compiled_search(game, evaluator: str, quiescence: bool,
                     weights: str = "") -> XiangqiSearch | None:
     """The search for `evaluator` if it is a heuristic this file computes (`positional`,
-    `tuned`, `neural`: the tuned table corrected by the shipped network, or by the network
-    file `weights`), else None."""
-    from .evalnet import read_quantised, shipped_quantised
+    `tuned`, `neural`: the tuned evaluation, or its tables alone, as the network's file says
+    (evalnet.py `network_base`), corrected by the shipped network, or by the network file
+    `weights`), else None."""
+    from .evalnet import network_base, read_quantised, shipped_base, shipped_quantised
     from .heuristics import ACTIVITY, ENDGAME, material_and_position, neural, parameters, tuned
 
     named = {material_and_position: "positional", tuned: "tuned", neural: "neural"}
@@ -633,12 +634,15 @@ def compiled_search(game, evaluator: str, quiescence: bool,
     if name is None:
         return None
     table = parameters("positional" if name == "positional" else "tuned")
+    network = NO_NETWORK
+    active = True
+    if name == "neural":
+        network = read_quantised(weights) if weights else shipped_quantised()
+        active = (network_base(weights) if weights else shipped_base()) == "tuned"
     return XiangqiSearch(quiescence, signed_table(table[:ACTIVITY], ROWS, COLS),
-                         table[ACTIVITY, :ZONE + 1],
+                         table[ACTIVITY, :ZONE + 1] if active else None,
                          signed_table(table[ENDGAME:], ROWS, COLS) if name != "positional"
-                         else None,
-                         NO_NETWORK if name != "neural" else
-                         read_quantised(weights) if weights else shipped_quantised())
+                         else None, network)
 
 
 fresh_cache(__name__)  # numba's disk cache notices edits to every file read here
