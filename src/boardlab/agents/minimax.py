@@ -33,7 +33,7 @@ from typing import Any
 from ..core.agent import Agent, Clock
 from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
                               HISTORY_MALUS_USE, LATE_LOSING_CAPTURES, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+                              LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
                               QUIET_CHECKS_USE, QUIET_TABLE_USE, SAFE_CHECK_EXTENSION,
                               SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
@@ -113,10 +113,10 @@ class MinimaxSettings:
     """With `quiescence=true`: late-move pruning (a null-window node at most 3 plies from the
     leaves, not in check, searches 3 + depth^2 moves, then no more quiet ones), in the games
     whose search prunes late moves (where it measured better: the game's search module)."""
-    log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS
+    log_lmr: bool | None = None
     """With `quiescence=true` and `lmr`: reductions that grow with the logarithms of depth and
     move number (games/alphabeta.py LOG_REDUCTIONS) instead of one ply (two late at depth
-    6)."""
+    6); unset: as the game's search chooses (on in Xiangqi, off in MiniChess, as measured)."""
     see: bool = STATIC_EXCHANGE
     """With `quiescence=true`: the quiescence search does not try a capture by a piece worth
     more than its victim on a square the other side defends (one step of a static exchange

@@ -29,8 +29,10 @@ LATE_MOVE_PRUNING = True
 """The engine searches' late-move pruning by default (the minimax agent's `lmp`), in the games
 whose search prunes late moves (games/alphabeta.py `SearchMemory.prunes_late`)."""
 LOG_LATE_MOVE_REDUCTIONS = False
-"""The engine searches' log-shaped late-move reductions by default (the minimax agent's
-`log_lmr`): off, as measured (docs/speed.md#engine-search-ablation)."""
+"""The engine searches' log-shaped late-move reductions where a game's search does not choose
+otherwise (games/alphabeta.py `SearchMemory.log_reductions`; the minimax agent's `log_lmr`
+overrides it): off, as measured in MiniChess; Xiangqi's search has them on
+(docs/speed.md#engine-search-ablation)."""
 DEEP_NULL_MOVE = False
 """The engine searches' null-move reduction by default (the minimax agent's `deep_null`): a
 fixed 2-3 plies (False) or one that grows with depth (True, games/alphabeta.py

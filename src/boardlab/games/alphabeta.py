@@ -156,6 +156,9 @@ class SearchMemory:
     orders_losses = False
     """Whether the game's search can order the captures that give material away after the
     killers (then `configure(late_losses=True)` switches it on)."""
+    log_reductions = LOG_LATE_MOVE_REDUCTIONS
+    """Whether the game's search reduces late moves by LOG_REDUCTIONS when the minimax agent
+    leaves `log_lmr` unset (`configure(log_lmr=None)`): the game's choice, as measured there."""
     solved = False
     """Whether the last call solved the root exactly (a game's end-game solver): deeper
     iterations would find the same."""
@@ -177,7 +180,7 @@ class SearchMemory:
     def configure(self, null_move: bool = NULL_MOVE, lmr: bool = LATE_MOVE_REDUCTIONS,
                   aspiration: bool = ASPIRATION, endgame: int = ENDGAME,
                   futility: bool = FUTILITY, lmp: bool = LATE_MOVE_PRUNING,
-                  log_lmr: bool = LOG_LATE_MOVE_REDUCTIONS,
+                  log_lmr: bool | None = None,
                   see: bool = STATIC_EXCHANGE, deep_null: bool = DEEP_NULL_MOVE,
                   scout_depth: int = SCOUT_DEPTH, quiet_table: bool = QUIET_TABLE_USE,
                   quiet_checks: bool = QUIET_CHECKS_USE,
@@ -188,7 +191,8 @@ class SearchMemory:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
-        values are the Python agent's."""
+        values are the Python agent's. `log_lmr` None: the game's `log_reductions`."""
+        log_lmr = self.log_reductions if log_lmr is None else log_lmr
         self.mode = (ENGINE | (NULL if null_move else 0)
                      | (REDUCE if lmr and self.reductions else 0)
                      | (FUTILE if futility and self.futility_margin > 0 else 0)
