@@ -116,7 +116,7 @@ class MinimaxSettings:
     log_lmr: bool | None = None
     """With `quiescence=true` and `lmr`: reductions that grow with the logarithms of depth and
     move number (games/alphabeta.py LOG_REDUCTIONS) instead of one ply (two late at depth
-    6); unset: as the game's search chooses (on in Xiangqi, off in MiniChess, as measured)."""
+    6); unset: as the game's search chooses, as measured there (`SearchMemory.log_reductions`)."""
     see: bool = STATIC_EXCHANGE
     """With `quiescence=true`: the quiescence search does not try a capture by a piece worth
     more than its victim on a square the other side defends (one step of a static exchange

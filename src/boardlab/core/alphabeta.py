@@ -31,7 +31,7 @@ whose search prunes late moves (games/alphabeta.py `SearchMemory.prunes_late`)."
 LOG_LATE_MOVE_REDUCTIONS = False
 """The engine searches' log-shaped late-move reductions where a game's search does not choose
 otherwise (games/alphabeta.py `SearchMemory.log_reductions`; the minimax agent's `log_lmr`
-overrides it): off, as measured in MiniChess; Xiangqi's search has them on
+overrides it): off; a game's search that measured better with them turns them on
 (docs/speed.md#engine-search-ablation)."""
 DEEP_NULL_MOVE = False
 """The engine searches' null-move reduction by default (the minimax agent's `deep_null`): a
