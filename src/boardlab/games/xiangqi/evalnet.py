@@ -229,12 +229,17 @@ def features(board, player: int) -> list[int]:
     return [int(feature(cell, square, player)) for square, cell in enumerate(board) if cell]
 
 
+def _not_a_network(path: str | Path, reason: str) -> BoardLabError:
+    """The one sentence that says the file `path` is not a network, and why."""
+    return BoardLabError(f"{path} is not a xiangqi evaluation network ({reason}); make one "
+                         f"with experiments/xiangqi_eval_net.py")
+
+
 def read_network(path: str | Path) -> Network:
     """A network file's weights; a BoardLabError of one sentence naming the file when it is
     not one."""
     def wrong(reason: str) -> BoardLabError:
-        return BoardLabError(f"{path} is not a xiangqi evaluation network ({reason}); make one "
-                             f"with experiments/xiangqi_eval_net.py")
+        return _not_a_network(path, reason)
     fields = npz_fields(path, ("format", *LAYERS), wrong)
     if str(fields.get("format", "")) != NETWORK_FORMAT:
         raise wrong(f"format {str(fields.get('format', 'missing'))!r}, not {NETWORK_FORMAT!r}")
@@ -280,14 +285,19 @@ def _read_quantised(path: str, modified: int) -> QuantisedNetwork:
     return quantise(read_network(path))
 
 
+def _modified(path: str | Path) -> int:
+    """When `path` last changed (0 when it cannot be read: the reader then says why), so that
+    a file read once is read again after it changes."""
+    try:
+        return Path(path).stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
 def read_quantised(path: str | Path) -> QuantisedNetwork:
     """The network file `path` as the compiled code reads it (`quantise`), read once while the
     file is unchanged (an agent asks at every game)."""
-    try:
-        modified = Path(path).stat().st_mtime_ns
-    except OSError:
-        modified = 0  # read_network says what is wrong with it
-    return _read_quantised(str(path), modified)
+    return _read_quantised(str(path), _modified(path))
 
 
 BASES = ("tuned", "tables")
@@ -296,17 +306,21 @@ tables alone without the activity term (heuristics.tuned_tables), whose leaves c
 no move generation for the side not to move."""
 
 
-def network_base(path: str | Path) -> str:
-    """What the network in `path` corrects, one of BASES: its `base` field (a file without
-    one, as the first ones were written, corrects "tuned"); a BoardLabError of one sentence
-    for another."""
+@functools.lru_cache(maxsize=8)
+def _network_base(path: str, modified: int) -> str:
     def wrong(reason: str) -> BoardLabError:
-        return BoardLabError(f"{path} is not a xiangqi evaluation network ({reason}); make one "
-                             f"with experiments/xiangqi_eval_net.py")
+        return _not_a_network(path, reason)
     base = str(npz_fields(path, ("base",), wrong).get("base", BASES[0]))
     if base not in BASES:
         raise wrong(f"base {base!r}, not one of {', '.join(BASES)}")
     return base
+
+
+def network_base(path: str | Path) -> str:
+    """What the network in `path` corrects, one of BASES: its `base` field (a file without
+    one, as the first ones were written, corrects "tuned"); a BoardLabError of one sentence
+    for another. Read once while the file is unchanged, as `read_quantised`."""
+    return _network_base(str(path), _modified(path))
 
 
 @functools.cache
