@@ -17,12 +17,15 @@ import pytest
 from boardlab import make_agent
 from boardlab.core.registry import make_game
 from boardlab.agents.minimax import NEXT_ITERATION_SHARE
-from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, ENGINE, FUTILE, KILLER,
+from boardlab.core.alphabeta import EXACT, LOWER, UPPER
+from boardlab.games.alphabeta import (CAPTURE, DEEP_NULL, DEEP_PRUNE, ENGINE, FUTILE, KILLER,
                                       LATE_LOSSES, LOG_REDUCE, LOSING_CAPTURE, MALUS, NO_LIMIT,
                                       NULL, PRUNE_LATE, QUIET_CHECKS, QUIET_TABLE, REDUCE,
-                                      SAFE_CHECKS, SCOUT_SHIFT, SEE, STOPPED, late_move_count,
-                                      late_reduction, new_tables, null_reduction,
-                                      punish_quiets, score_moves, shallow_scout)
+                                      SAFE_CHECKS, SCOUT_SHIFT, SEE, STOPPED, TABLE_STATIC,
+                                      deep_pruning, improving, late_move_count, late_reduction,
+                                      new_tables, null_reduction, probe, prunes_quiet,
+                                      punish_quiets, score_moves, shallow_scout, store_node,
+                                      table_static)
 from boardlab.games.minichess import search as minichess_search
 from boardlab.games.reversi import search as reversi_search
 from boardlab.games.xiangqi import search as xiangqi_search
@@ -50,7 +53,13 @@ VARIANTS = ("null_move=true,lmr=false,aspiration=false,futility=false,lmp=false"
             f"{OFF},sort_quiets=true",
             "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true,sort_quiets=true",
             # losing captures after the killers (Xiangqi's search; MiniChess ignores it)
-            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true,late_losses=true")
+            "null_move=true,lmr=true,aspiration=true,futility=true,lmp=true,late_losses=true",
+            # the evaluation bounded by the table, and quiet moves pruned up to 7 plies from
+            # the leaves (Xiangqi's search; MiniChess ignores them)
+            "null_move=true,lmr=true,aspiration=false,futility=true,lmp=true,table_static=true",
+            f"{OFF},deep_prune=true",
+            "null_move=true,lmr=true,aspiration=false,futility=true,lmp=true,table_static=true,"
+            "deep_prune=true")
 # (With all the pruning on, `history_malus` reorders quiet moves so that late-move pruning
 # drops a refutation: at depth 4, 'r1bakabnr/9/nc2c4/p1p1p1pC1/8p/6P2/P1P1P3P/1C7/9/RNBAKABNR
 # w' plays b2a2 for 9 instead of h6e6 for 7, docs/speed.md; it stays off by default.)
@@ -503,3 +512,73 @@ def test_captures_that_give_material_away_go_after_the_killers():
     assert not make_agent("minimax:quiescence=true", game).kernel.mode & LATE_LOSSES
     assert not make_agent("minimax:quiescence=true,late_losses=true",  # Xiangqi's alone
                           make_game("minichess")).kernel.mode & LATE_LOSSES
+
+
+def test_the_table_bounds_the_static_evaluation_only_where_it_knows_better():
+    tables = new_tables(90, table_bits=4)
+    key = 21
+    assert table_static(TABLE_STATIC, tables, probe(tables, key), 5.0) == 5.0  # no entry
+    store_node(tables, key, 3, 9.0, 0.0, 8.0, -1)  # at least 9: a lower bound
+    slot = probe(tables, key)
+    assert tables.table[slot]["bound"] == LOWER
+    assert table_static(TABLE_STATIC, tables, slot, 5.0) == 9.0
+    assert table_static(TABLE_STATIC, tables, slot, 12.0) == 12.0  # says nothing against 12
+    assert table_static(0, tables, slot, 5.0) == 5.0  # the setting off
+    store_node(tables, key, 3, 2.0, 4.0, 8.0, -1)  # at most 2: an upper bound
+    assert tables.table[slot]["bound"] == UPPER
+    assert table_static(TABLE_STATIC, tables, slot, 5.0) == 2.0
+    assert table_static(TABLE_STATIC, tables, slot, 1.0) == 1.0
+    store_node(tables, key, 3, 6.0, 4.0, 8.0, -1)
+    assert tables.table[slot]["bound"] == EXACT
+    assert table_static(TABLE_STATIC, tables, slot, 1.0) == 6.0
+    store_node(tables, key, 3, 1_000_000.0 - 9, 4.0, 8.0, -1)  # a win is the search's
+    assert table_static(TABLE_STATIC, tables, slot, 1.0) == 1.0
+
+
+def test_improving_compares_the_same_side_two_plies_apart():
+    tables = new_tables(90, table_bits=4)
+    assert improving(tables, 0, np.nan) and improving(tables, 1, 3.0)
+    assert improving(tables, 2, 4.0)  # unknown at the root: taken as improving
+    assert not improving(tables, 3, 2.0)  # 2 after 3
+    assert improving(tables, 4, 5.0) and not improving(tables, 6, 5.0)  # equal: not
+    assert improving(tables, 5, np.nan)  # in check: unknown
+    assert improving(tables, 7, -8.0)
+
+
+def test_deep_pruning_reaches_seven_plies_and_counts_moves_by_improving():
+    scout = (4.0, np.nextafter(4.0, np.inf))
+    assert deep_pruning(DEEP_PRUNE, 3, 7, *scout)
+    assert not deep_pruning(DEEP_PRUNE, 3, 8, *scout)
+    assert not deep_pruning(DEEP_PRUNE, 0, 3, *scout)  # the root
+    assert not deep_pruning(DEEP_PRUNE, 3, 3, 4.0, 9.0)  # the principal variation
+    assert not deep_pruning(0, 3, 3, *scout)
+    high = 100.0  # an evaluation far above alpha: only the move count prunes
+    # 5 + depth^2 moves where improving, half as many where not
+    assert [min(i for i in range(60) if prunes_quiet(0, high, 20.0, d, i, 0, True, 4.0, False))
+            for d in (1, 4, 7)] == [6, 21, 54]
+    assert [min(i for i in range(60) if prunes_quiet(0, high, 20.0, d, i, 0, False, 4.0, False))
+            for d in (1, 4, 7)] == [3, 10, 27]
+    # below alpha by more than a margin for the depth left after the move's reduction
+    assert prunes_quiet(0, 4.0 - 20.0 * (1 + 0.75 * 3), 20.0, 4, 1, 0, True, 4.0, False)
+    assert not prunes_quiet(0, 4.0 - 20.0 * (1 + 0.75 * 3) + 1, 20.0, 4, 1, 0, True, 4.0,
+                            False)
+    log = REDUCE | LOG_REDUCE  # reduced 2 plies at depth 7, move 10: 4 plies left, not 6
+    assert late_reduction(log, 7, 10, 0) == 2
+    assert prunes_quiet(log, 4.0 - 20.0 * (1 + 0.75 * 4), 20.0, 7, 10, 0, True, 4.0, True)
+    assert not prunes_quiet(0, 4.0 - 20.0 * (1 + 0.75 * 4), 20.0, 7, 10, 0, True, 4.0, True)
+
+
+def test_deep_pruning_and_the_table_bound_reach_only_the_searches_that_have_them():
+    xiangqi = make_agent("minimax:quiescence=true,table_static=true,deep_prune=true",
+                         make_game("xiangqi")).kernel.mode
+    assert xiangqi & TABLE_STATIC and xiangqi & DEEP_PRUNE and xiangqi >> SCOUT_SHIFT == 3
+    minichess = make_agent("minimax:quiescence=true,table_static=true,deep_prune=true",
+                           make_game("minichess")).kernel.mode
+    assert not minichess & (TABLE_STATIC | DEEP_PRUNE)
+
+
+def test_deep_pruning_keeps_the_mates_and_the_moves():
+    game = make_game("xiangqi")
+    assert decide("minimax:depth=4,quiescence=true,table_static=true,deep_prune=true",
+                  game.state_from_text(XIANGQI_TACTICS[0]))[1] == 1_000_000.0 - 1
+    assert_xiangqi_moves_kept("table_static=true,deep_prune=true")

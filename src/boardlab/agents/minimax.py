@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.agent import Agent, Clock
-from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
-                              HISTORY_MALUS_USE, LATE_LOSING_CAPTURES, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
+from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, DEEP_PRUNING, ENDGAME, EXACT,
+                              FUTILITY, HISTORY_MALUS_USE, LATE_LOSING_CAPTURES,
+                              LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
                               QUIET_CHECKS_USE, QUIET_TABLE_USE, SAFE_CHECK_EXTENSION,
-                              SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
+                              SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE, STATIC_FROM_TABLE,
+                              UPPER, WIN_VALUE)
 from ..core.game import CHANCE, CompiledSearch, Game, ParseError, State
 from .evaluation import pick_evaluator, terminal_value
 
@@ -149,6 +150,15 @@ class MinimaxSettings:
     """With `quiescence=true`: a capture by a piece worth more than its victim onto a square
     the other side attacks is ordered after the killers (false: with the other captures, by
     MVV-LVA), in the games whose search offers it."""
+    table_static: bool = STATIC_FROM_TABLE
+    """With `quiescence=true`: null-move and futility pruning read the static evaluation
+    bounded by the node's transposition-table entry (a bound that says the node is worth more,
+    or less, replaces it), in the games whose search offers it."""
+    deep_prune: bool = DEEP_PRUNING
+    """With `quiescence=true`: at null-window nodes up to 7 plies from the leaves, not in
+    check, quiet moves are skipped past 5 + depth^2 of them (half as many where the evaluation
+    fell since the side's last move) or when the evaluation plus a margin for the depth left
+    after the move's reduction stays below alpha, in the games whose search offers it."""
     endgame: int = ENDGAME
     """With `quiescence=true`: a root with at most this many moves left to the end (the
     game's measure, such as empty squares on a board that fills up) is solved exactly after
@@ -232,7 +242,8 @@ class MinimaxAgent(Agent):
                           quiet_checks=settings.quiet_checks,
                           history_malus=settings.history_malus,
                           sort_quiets=settings.sort_quiets, safe_checks=settings.safe_checks,
-                          late_losses=settings.late_losses)
+                          late_losses=settings.late_losses,
+                          table_static=settings.table_static, deep_prune=settings.deep_prune)
             return search
         if settings.eval_weights:
             return None  # the plain compiled searches read only the shipped weights

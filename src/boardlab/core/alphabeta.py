@@ -68,6 +68,16 @@ over 120 games (docs/speed.md#engine-search-ablation), so off."""
 STATIC_EXCHANGE = False
 """The quiescence searches' static exchange pruning by default (the minimax agent's `see`, in
 the games whose search offers it): off, as measured (docs/speed.md#engine-search-ablation)."""
+STATIC_FROM_TABLE = False
+"""The engine searches' static evaluation by default (the minimax agent's `table_static`):
+the evaluation alone (False), or bounded by the node's transposition-table entry (True,
+Stockfish's: an entry whose bound says the node is worth more, or less, than the evaluation
+replaces it where null-move and futility pruning read it), in the games whose search
+offers it."""
+DEEP_PRUNING = False
+"""The engine searches' pruning of quiet moves up to 7 plies from the leaves by default (the
+minimax agent's `deep_prune`, in the games whose search offers it: games/alphabeta.py
+`deep_pruning`)."""
 ENDGAME = 0
 """The minimax agent's `endgame` by default: a root with at most this many moves left (the
 game's measure) is solved exactly where the game's engine search has a solver; 0: none."""

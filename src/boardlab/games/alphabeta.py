@@ -42,11 +42,12 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, ENDGAME, EXACT, FUTILITY,
-                              HISTORY_MALUS_USE, LATE_LOSING_CAPTURES, LATE_MOVE_PRUNING,
-                              LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS, LOWER, NULL_MOVE,
-                              QUIET_CHECKS_USE, QUIET_TABLE_USE, SAFE_CHECK_EXTENSION,
-                              SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE, UPPER, WIN_VALUE)
+from ..core.alphabeta import (ASPIRATION, DEEP_NULL_MOVE, DEEP_PRUNING, ENDGAME, EXACT,
+                              FUTILITY, HISTORY_MALUS_USE, LATE_LOSING_CAPTURES,
+                              LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, LOG_LATE_MOVE_REDUCTIONS,
+                              LOWER, NULL_MOVE, QUIET_CHECKS_USE, QUIET_TABLE_USE,
+                              SAFE_CHECK_EXTENSION, SCOUT_DEPTH, SORTED_QUIETS, STATIC_EXCHANGE,
+                              STATIC_FROM_TABLE, UPPER, WIN_VALUE)
 from ..core.kernelcache import fresh_cache
 
 NO_LIMIT = np.iinfo(np.int64).max // 2
@@ -67,8 +68,8 @@ root move whose search raised alpha (-1: none yet), the best move an unfinished 
 proved (`SearchMemory.partial_best`), and 1 once the move's time is up (written by the timer
 of `SearchMemory.stop_at` while a search runs)."""
 (ENGINE, NULL, REDUCE, AFTER_NULL, FUTILE, PRUNE_LATE, LOG_REDUCE, SEE, DEEP_NULL, QUIET_TABLE,
- QUIET_CHECKS, FIRST_QUIET, MALUS, SORT_QUIETS, SAFE_CHECKS, LATE_LOSSES) = (
-    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+ QUIET_CHECKS, FIRST_QUIET, MALUS, SORT_QUIETS, SAFE_CHECKS, LATE_LOSSES, TABLE_STATIC,
+ DEEP_PRUNE) = (1 << bit for bit in range(18))
 """Bits of a search's `mode`: the engine search (quiescence, table cutoffs; 0: the plain
 search, the Python agent's values), null-move pruning on, late-move reductions on, (set
 by the search itself) this node is the reply to a null move, which may not pass again,
@@ -81,8 +82,10 @@ search itself) this node is that first ply, and the history malus (`punish_quiet
 moves tried before the one that cut off lose history, and a late quiet move whose history
 is below 0 is reduced one ply more), quiet moves sorted by history at every depth
 (`keeps_sorting`), a check extended only where the checking piece cannot be taken at once at
-a loss, and captures that give material away ordered after the killers (`LOSING_CAPTURE`)."""
-SCOUT_SHIFT = 16
+a loss, captures that give material away ordered after the killers (`LOSING_CAPTURE`), the
+static evaluation bounded by the table's entry (`table_static`), and the pruning of quiet moves
+further from the leaves (`deep_pruning`)."""
+SCOUT_SHIFT = 24
 """`mode >> SCOUT_SHIFT` is the scout depth: futility and late-move pruning apply at nodes
 at most that many plies from the leaves (`shallow_scout`; the minimax agent's
 `scout_depth`)."""
@@ -116,12 +119,16 @@ class Tables(NamedTuple):
     history: np.ndarray
     """history[move id]: sum of depth**2 over the cutoffs the quiet move caused."""
     counters: np.ndarray
+    statics: np.ndarray
+    """statics[ply]: the static evaluation of the node being searched at that ply, for its side
+    to move (NaN: in check, or not computed), which `improving` compares two plies apart."""
 
 
 def new_tables(squares: int, table_bits: int = 20) -> Tables:
     return Tables(np.zeros(1 << table_bits, dtype=ENTRY),
                   np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-                  np.zeros(squares * squares, dtype=np.int64), np.zeros(7, dtype=np.int64))
+                  np.zeros(squares * squares, dtype=np.int64), np.zeros(7, dtype=np.int64),
+                  np.full(MAX_PLY + 2, np.nan))
 
 
 class SearchMemory:
@@ -156,6 +163,10 @@ class SearchMemory:
     orders_losses = False
     """Whether the game's search can order the captures that give material away after the
     killers (then `configure(late_losses=True)` switches it on)."""
+    prunes_deep = False
+    """Whether the game's search can bound its static evaluation by the table and prune quiet
+    moves up to DEEP_PRUNE_DEPTH plies from the leaves (then `configure(table_static=True,
+    deep_prune=True)` switches them on)."""
     log_reductions = LOG_LATE_MOVE_REDUCTIONS
     """Whether the game's search reduces late moves by LOG_REDUCTIONS when the minimax agent
     leaves `log_lmr` unset (`configure(log_lmr=None)`): the game's choice, as measured there."""
@@ -187,7 +198,9 @@ class SearchMemory:
                   history_malus: bool = HISTORY_MALUS_USE,
                   sort_quiets: bool = SORTED_QUIETS,
                   safe_checks: bool = SAFE_CHECK_EXTENSION,
-                  late_losses: bool = LATE_LOSING_CAPTURES) -> None:
+                  late_losses: bool = LATE_LOSING_CAPTURES,
+                  table_static: bool = STATIC_FROM_TABLE,
+                  deep_prune: bool = DEEP_PRUNING) -> None:
         """The engine mode's switches (the minimax agent's settings of the same names): the
         pruning, and from how close to the end a root is solved exactly (a game whose
         search has a solver reads `self.endgame`); the plain search ignores them, its
@@ -206,6 +219,8 @@ class SearchMemory:
                      | (SORT_QUIETS if sort_quiets else 0)
                      | (SAFE_CHECKS if safe_checks and self.guards_checks else 0)
                      | (LATE_LOSSES if late_losses and self.orders_losses else 0)
+                     | (TABLE_STATIC if table_static and self.prunes_deep else 0)
+                     | (DEEP_PRUNE if deep_prune and self.prunes_deep else 0)
                      | scout_depth << SCOUT_SHIFT
                      if self.quiescence else 0)
         self.aspiration = aspiration and self.quiescence and self.window > 0
@@ -347,6 +362,69 @@ def scout_pruning(mode, static, margin, depth, alpha, beta):
     if mode & PRUNE_LATE:
         searched_at_most = late_move_count(depth)
     return False, 0.0, futile, searched_at_most
+
+
+@njit(cache=True, inline="always")
+def table_static(mode, tables, slot, static):
+    """The static evaluation `static` of the node whose table entry is in `slot` (-1: none),
+    with TABLE_STATIC bounded by that entry as Stockfish does: an entry that is exact, or a
+    lower bound above the evaluation, or an upper bound below it, is a better guess of what
+    the node is worth than the evaluation, deep enough or not to cut off. A win or a loss is
+    left to the search."""
+    if not mode & TABLE_STATIC or slot < 0:
+        return static
+    entry = tables.table[slot]
+    value = entry.value
+    if abs(value) >= 0.5 * WIN_VALUE:
+        return static
+    if entry.bound == EXACT or (entry.bound == LOWER and value > static) or (
+            entry.bound == UPPER and value < static):
+        return value
+    return static
+
+
+@njit(cache=True, inline="always")
+def improving(tables, ply, static):
+    """Keep the static evaluation `static` of the node at `ply` (NaN: in check or not
+    computed) and say whether it is above its value for the same side two plies up (true
+    where either is unknown): a position that got better for the side to move since its
+    last move is pruned less (Stockfish's "improving")."""
+    tables.statics[ply] = static
+    if ply < 2 or np.isnan(static) or np.isnan(tables.statics[ply - 2]):
+        return True
+    return static > tables.statics[ply - 2]
+
+
+DEEP_PRUNE_DEPTH = 7
+"""Deep pruning (`deep_pruning`) at nodes at most this many plies from the leaves."""
+
+
+@njit(cache=True, inline="always")
+def deep_pruning(mode, ply, depth, alpha, beta):
+    """Whether a node may skip quiet moves by `prunes_quiet` as far as the search goes (the game
+    then asks: not in check, the ply cap out of reach, a static evaluation known): DEEP_PRUNE,
+    below the root, at most DEEP_PRUNE_DEPTH plies from the leaves, a null-window node whose
+    beta is no win or loss. Stockfish's move count and futility pruning, whose reach is
+    further from the leaves than `shallow_scout`'s and grows with the moves' reductions."""
+    return (mode & DEEP_PRUNE) != 0 and ply > 0 and depth <= DEEP_PRUNE_DEPTH and \
+        above(alpha) == beta and abs(beta) < 0.5 * WIN_VALUE
+
+
+@njit(cache=True, inline="always")
+def prunes_quiet(mode, static, margin, depth, index, score, rising, alpha, reducing):
+    """Whether a node where `deep_pruning` holds skips its quiet move `index` (ordering
+    `score`; no capture, no check, no killer nor table move, not the first move): past
+    (5 + depth^2) moves, half as many where the position is not `improving` (`rising`)
+    (Stockfish's futility_move_count); or when the evaluation `static` plus a margin that grows
+    with the depth left after the move's late-move reduction stays at or below alpha (the
+    reduced depth says how much the move could still find)."""
+    limit = (5 + depth * depth) // (1 if rising else 2)
+    if index >= limit:
+        return True
+    reduced = depth - 1
+    if reducing:
+        reduced -= late_reduction(mode, depth, index, score)
+    return reduced < 6 and static + margin * (1.0 + 0.75 * reduced) <= alpha
 
 
 @njit(cache=True, inline="always")

@@ -56,13 +56,13 @@ from numba import njit
 
 from ...core.alphabeta import WIN_VALUE
 from ...core.kernelcache import fresh_cache
-from ..alphabeta import (AFTER_NULL, ENGINE, FIRST_QUIET, FUTILE, HASH_MOVE, KILLER, LATE_LOSSES,
-                         LOSING_CAPTURE, MAX_PLY, QUIET_CHECKS, QUIET_TABLE, ROOT_MOVES,
-                         SAFE_CHECKS, SEE, STOPPED, SearchMemory, above,
-                         below, count_node, evaluate, keeps_sorting, late_reduction,
-                         null_move_worth, null_reduction, pick, probe, punish_quiets, reduces,
-                         score_moves, scout_pruning, shallow_scout, store_node, table_cutoff,
-                         take_value)
+from ..alphabeta import (AFTER_NULL, DEEP_PRUNE, ENGINE, FIRST_QUIET, FUTILE, HASH_MOVE, KILLER,
+                         LATE_LOSSES, LOSING_CAPTURE, MAX_PLY, QUIET_CHECKS, QUIET_TABLE,
+                         ROOT_MOVES, SAFE_CHECKS, SEE, STOPPED, SearchMemory, above, below,
+                         count_node, deep_pruning, evaluate, improving, keeps_sorting,
+                         late_reduction, null_move_worth, null_reduction, pick, probe,
+                         prunes_quiet, punish_quiets, reduces, score_moves, scout_pruning,
+                         shallow_scout, store_node, table_cutoff, table_static, take_value)
 from ..chesslike import piece_square_parameters, signed_table
 from .actions import ACTION_FROM, ACTION_TO
 from .evalnet import NO_NETWORK, QuantisedNetwork, accumulate, advance, buffer, output
@@ -326,8 +326,10 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
 
     key = line.keys[top]
     slot = probe(tables, key)
+    static = np.nan  # the static evaluation, once a pruning rule has needed it
     if ply == 0:
         n = tables.counters[ROOT_MOVES]
+        rising = improving(tables, ply, static)
     else:
         if engine and table_cutoff(tables, slot, depth, alpha, beta):
             return tables.table[slot].value
@@ -337,10 +339,16 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # The static value is computed once, by the first of them that needs it, from the
         # node's own moves (generated first: the activity term counts them).
         n = _pseudo(board, player, moves[ply])
-        static = np.nan
+        # Deep pruning compares every node's evaluation with its grandparent's (`improving`).
+        if mode & DEEP_PRUNE and not line.checks[top]:
+            static = table_static(mode, tables, slot,
+                                  _static_after(line, player, moves[ply], n, ply))
+        rising = improving(tables, ply, static)
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(mode, ply, depth, alpha, beta):
-            static = _static_after(line, player, moves[ply], n, ply)
+            if np.isnan(static):
+                static = table_static(mode, tables, slot,
+                                      _static_after(line, player, moves[ply], n, ply))
             cut, value, futile, searched_at_most = scout_pruning(
                 mode, static, FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
@@ -349,8 +357,8 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                (_static_after(line, player, moves[ply], n, ply) if np.isnan(static)
-                 else static) >= beta and \
+                (table_static(mode, tables, slot, _static_after(line, player, moves[ply], n, ply))
+                 if np.isnan(static) else static) >= beta and \
                 null_move_allowed(board, player):
             child = top + 1
             _pass_accumulator(line, ply)
@@ -369,6 +377,9 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
     mode &= ~AFTER_NULL
     # Late-move reductions only at nodes not in check (a reply to check is never reduced).
     reducing = engine and ply > 0 and reduces(mode, depth) and not line.checks[top]
+    # Deep pruning where the static evaluation is known (not in check, DEEP_PRUNE).
+    pruning = engine and not np.isnan(static) and plies + depth < max_plies and \
+        deep_pruning(mode, ply, depth, alpha, beta)
     # Near the leaves, quiet moves may be tried in generation order (`keeps_sorting`).
     sorting = ply > 0
     general = general_square(board, player)
@@ -391,8 +402,11 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         line.keys[child] = next_key(key, moved, frm, to, captured)
         line.checks[child] = in_check(board, 1 - player)
         # (A capture is never pruned nor reduced, even one ordered late: `late_losses`.)
-        if (futile > -np.inf or legal > searched_at_most) and legal > 1 and \
-                moves[ply, i, 2] < KILLER and captured == 0 and not line.checks[child]:
+        if legal > 1 and moves[ply, i, 2] < KILLER and captured == 0 and \
+                not line.checks[child] and (
+                    futile > -np.inf or legal > searched_at_most or
+                    pruning and prunes_quiet(mode, static, FUTILITY_MARGIN, depth, legal - 1,
+                                             moves[ply, i, 2], rising, alpha, reducing)):
             take_back(board, frm, to, captured)  # a quiet move that cannot reach alpha
             best = max(best, futile if futile > -np.inf else alpha0)
             continue
@@ -574,6 +588,7 @@ class XiangqiSearch(SearchMemory):
     guards_checks = True
     orders_losses = True
     log_reductions = True  # 0.566 over 160 games at 0.2 s a move (docs/speed.md)
+    prunes_deep = True
 
     def __init__(self, quiescence: bool, evaluation: np.ndarray,
                  activity_weights: np.ndarray | None = None,
