@@ -7,6 +7,7 @@ teacher engine's search values, in two steps (three with `selfplay`).
     python experiments/xiangqi_eval_net.py selfplay MORE_0.npz --games 2000 --seed 0
     python experiments/xiangqi_eval_net.py train POSITIONS.npz LABELS_0.txt LABELS_1.txt \
         --more MORE_0.npz MORE_0.npz.labels.txt --more MORE_1.npz MORE_1.npz.labels.txt
+    python experiments/xiangqi_eval_net.py played OURS.npz STORE.sqlite ...  # then `label` it
 
 `label` asks Fairy-Stockfish (`go depth N`, one engine per process; run `--parts` of them side
 by side, each a share of the games) for its value of every position of a Texel positions cache
@@ -16,7 +17,9 @@ with the hash kept through a game; it appends "row value move" lines, so a kille
 `selfplay` writes positions of the same kind (`text`, `game`) and their labels from the
 engine's games against itself at `go depth N` from random starts (`--opening` random plies,
 then a random move with probability `--noise`), one search labelling a position and choosing
-its move: the play of a strong engine, where the Texel cache holds our own search's. `train`
+its move: the play of a strong engine, where the Texel cache holds our own search's. `played`
+writes the positions of the games in arena stores (`boardlab arena --db`) for `label`: those
+our engine search plays into, against the engine or itself. `train`
 keeps the positions not in check whose best move takes nothing (the network corrects a quiet
 position's value; a capture's gain is the quiescence search's) and whose value is under 300 of
 our units, holds out every tenth game, and fits the network so that tuned + correction matches
@@ -85,6 +88,38 @@ def label(positions: str, out: str, depth: int, part: int, parts: int) -> None:
                 state = game.state_from_text(str(texts[row]))
                 labels.write(_label(row, engine, state, fresh=row == rows[0])[0] + "\n")
     engine.close()
+
+
+def played(out: str, stores: list[str]) -> None:
+    """The positions of every game in the arena stores `stores` (`boardlab arena --db`), each
+    once (the first time it occurs: the board, the side to move and the move number), in a
+    positions file as `selfplay` writes (`text`, `game`): the positions our search reaches in
+    its own games, against the engine or itself, where its evaluation's errors are the ones
+    it plays into."""
+    from boardlab.arena import ResultStore
+    from boardlab.core.registry import make_game
+
+    texts: list[str] = []
+    numbers: list[int] = []
+    seen: set[str] = set()
+    number = 0
+    for store in stores:
+        for row in ResultStore(store).games():
+            record = row.record
+            state = make_game(record.game).initial_state(record.seed)
+            for action in record.actions:
+                if state.is_terminal():
+                    break
+                text = state.to_text()
+                position = text.rsplit(" ", 2)[0]  # without the move counters
+                if position not in seen:
+                    seen.add(position)
+                    texts.append(text)
+                    numbers.append(number)
+                state.apply(action)
+            number += 1
+    np.savez(out, text=np.array(texts), game=np.array(numbers, dtype=np.int64))
+    print(f"{len(texts)} positions of {number} games written to {out}")
 
 
 def selfplay(out: str, games: int, depth: int, opening: int, noise: float, seed: int) -> None:
@@ -311,8 +346,13 @@ def main() -> None:
     playing.add_argument("--opening", type=int, default=8)
     playing.add_argument("--noise", type=float, default=0.02)
     playing.add_argument("--seed", type=int, default=0)
+    ours = commands.add_parser("played", help="positions of the games of arena stores")
+    ours.add_argument("out")
+    ours.add_argument("stores", nargs="+")
     args = parser.parse_args()
-    if args.command == "label":
+    if args.command == "played":
+        played(args.out, args.stores)
+    elif args.command == "label":
         label(args.positions, args.out, args.depth, args.part, args.parts)
     elif args.command == "selfplay":
         selfplay(args.out, args.games, args.depth, args.opening, args.noise, args.seed)

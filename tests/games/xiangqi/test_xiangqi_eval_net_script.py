@@ -65,3 +65,20 @@ def test_train_fits_from_several_files_and_writes_a_network_the_game_reads(tmp_p
     assert "each file:" in out and "written to net.npz" in out
     network = read_network(tmp_path / "net.npz")
     assert network.w1.shape[1] == 4 and network.w2.shape == (2, 4)
+
+
+def test_played_writes_each_position_of_the_stored_games_once(tmp_path):
+    from boardlab.arena.tournament import run_tournament
+
+    run_tournament("xiangqi:opening_plies=2,max_plies=24", ["random", "greedy"], 2,
+                   tmp_path / "games.sqlite", seed=3, progress=False)
+    out = run("played", "ours.npz", "games.sqlite", "games.sqlite", cwd=tmp_path)
+    assert "of 4 games" in out  # the store named twice: its games twice, positions once
+    saved = np.load(tmp_path / "ours.npz")
+    texts, games = list(saved["text"]), saved["game"].tolist()
+    boards = [text.rsplit(" ", 2)[0] for text in texts]
+    assert len(set(boards)) == len(boards) and games == sorted(games) and set(games) <= {0, 1}
+    game = make_game("xiangqi")
+    for text in texts:  # every one a legal position, not over
+        assert game.state_from_text(text).legal_actions()
+    assert len(texts) > 30  # two games of 24 plies, less repeats
