@@ -175,6 +175,14 @@ def _static_after(line, player, moves, n, ply):
 
 
 @njit(cache=True, inline="always")
+def _node_static(line, tables, slot, player, n, ply, mode):
+    """The static value the pruning rules of a node at `ply` read, its own pseudo-legal moves
+    in line.moves[ply, :n]: `_static_after`, bounded by the node's table entry in `slot` where
+    the engine asks (alphabeta.py `table_static`)."""
+    return table_static(mode, tables, slot, _static_after(line, player, line.moves[ply], n, ply))
+
+
+@njit(cache=True, inline="always")
 def _correction(line, player, ply):
     """The network's correction for `player` to move at `ply`, from that ply's accumulator:
     only the layers after the first run here (evalnet.py `output`, what `correction` ends
@@ -327,9 +335,11 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
     key = line.keys[top]
     slot = probe(tables, key)
     static = np.nan  # the static evaluation, once a pruning rule has needed it
+    rising = True  # (deep pruning) the evaluation rose since the side's last move
     if ply == 0:
         n = tables.counters[ROOT_MOVES]
-        rising = improving(tables, ply, static)
+        if mode & DEEP_PRUNE:
+            improving(tables, ply, static)  # unknown at the root
     else:
         if engine and table_cutoff(tables, slot, depth, alpha, beta):
             return tables.table[slot].value
@@ -340,15 +350,14 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # node's own moves (generated first: the activity term counts them).
         n = _pseudo(board, player, moves[ply])
         # Deep pruning compares every node's evaluation with its grandparent's (`improving`).
-        if mode & DEEP_PRUNE and not line.checks[top]:
-            static = table_static(mode, tables, slot,
-                                  _static_after(line, player, moves[ply], n, ply))
-        rising = improving(tables, ply, static)
+        if mode & DEEP_PRUNE:
+            if not line.checks[top]:
+                static = _node_static(line, tables, slot, player, n, ply, mode)
+            rising = improving(tables, ply, static)
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 shallow_scout(mode, ply, depth, alpha, beta):
             if np.isnan(static):
-                static = table_static(mode, tables, slot,
-                                      _static_after(line, player, moves[ply], n, ply))
+                static = _node_static(line, tables, slot, player, n, ply, mode)
             cut, value, futile, searched_at_most = scout_pruning(
                 mode, static, FUTILITY_MARGIN, depth, alpha, beta)
             if cut:
@@ -357,8 +366,8 @@ def _node(line, tables, player, plies, start, top, depth, alpha, beta, ply, max_
         # pass starts a new stretch for repetitions (no cycle runs through it).
         if engine and not line.checks[top] and plies + depth < max_plies and \
                 null_move_worth(mode, ply, depth, alpha, beta) and \
-                (table_static(mode, tables, slot, _static_after(line, player, moves[ply], n, ply))
-                 if np.isnan(static) else static) >= beta and \
+                (_node_static(line, tables, slot, player, n, ply, mode) if np.isnan(static)
+                 else static) >= beta and \
                 null_move_allowed(board, player):
             child = top + 1
             _pass_accumulator(line, ply)
