@@ -46,6 +46,12 @@ K = 0.01707
 MATE = 3000
 """Labels at or past this many centipawns are mates (the engine agent's MATE_CENTIPAWNS;
 files labelled before it wrote 30000): `train` leaves them out."""
+LEARNING_RATE = 2e-3
+"""Adam's step size at the start of `train`."""
+BATCH = 512
+"""Positions a step of `train`."""
+LAST_RATE_SHARE = 0.02
+"""`--schedule linear`: the least share of LEARNING_RATE a step takes, reached at the end."""
 
 
 def _engine(depth: int):
@@ -231,12 +237,16 @@ def _cached_examples(positions: str, label_files: list[str]) -> dict[str, np.nda
 
 
 def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: int,
-          epochs: int, seed: int, views: int = 1, base: str = "tuned") -> None:
+          epochs: int, seed: int, views: int = 1, base: str = "tuned",
+          schedule: str = "step") -> None:
     """Fit the network to the labelled positions of `datasets` (a positions file and its
     label files each); `views` 2: the second layer reads the other side's view too
     (evalnet.py `views`); `base`: what the network corrects, the tuned evaluation ("tuned")
     or its tables without the activity term ("tables": a leaf of the search then needs no
-    move generation for the other side; evalnet.py `network_base`)."""
+    move generation for the other side; evalnet.py `network_base`); `schedule`: the learning
+    rate cut to three tenths after two thirds of the passes ("step"), or falling step by step
+    to a fiftieth of the first ("linear", whose last pass moves the weights less: the final
+    network is less the chance of its last batches)."""
     import torch
 
     from boardlab.games.xiangqi.evalnet import FEATURES, Network, write_network
@@ -289,14 +299,20 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
 
     with torch.no_grad():
         print(f"held-out loss, the base ({base}) alone: {held_out(False)}")
-    optimiser = torch.optim.Adam(parameters, lr=2e-3)
+    optimiser = torch.optim.Adam(parameters, lr=LEARNING_RATE)
+    steps = epochs * ((len(train_rows) + BATCH - 1) // BATCH)
+    step = 0
     for epoch in range(epochs):
         order = train_rows[torch.randperm(len(train_rows))]
-        for start in range(0, len(order), 512):
+        for start in range(0, len(order), BATCH):
+            if schedule == "linear":
+                for group_settings in optimiser.param_groups:
+                    group_settings["lr"] = LEARNING_RATE * max(LAST_RATE_SHARE, 1 - step / steps)
+                step += 1
             optimiser.zero_grad()
-            loss(order[start:start + 512]).backward()
+            loss(order[start:start + BATCH]).backward()
             optimiser.step()
-        if epoch == epochs * 2 // 3:
+        if schedule == "step" and epoch == epochs * 2 // 3:
             for group_settings in optimiser.param_groups:
                 group_settings["lr"] *= 0.3
         with torch.no_grad():
@@ -309,7 +325,7 @@ def train(datasets: list[tuple[str, list[str]]], out: str, width: int, second: i
                       positions=" ".join(positions for positions, _ in datasets),
                       labels=" ".join(" ".join(files) for _, files in datasets),
                       width=width, second=second, views=views, base=base, epochs=epochs,
-                      seed=seed,
+                      seed=seed, schedule=schedule,
                       fitted=len(train_rows), held_out=len(held_rows),
                       held_out_loss=f"{loss(held_rows).item():.6f}")
     print(f"written to {out}")
@@ -339,6 +355,9 @@ def main() -> None:
     fitting.add_argument("--base", choices=("tuned", "tables"), default="tuned",
                          help="what the network corrects: the tuned evaluation, or its tables "
                               "without the activity term (faster leaves)")
+    fitting.add_argument("--schedule", choices=("step", "linear"), default="step",
+                         help="the learning rate: cut once after two thirds of the passes, "
+                              "or falling linearly to a fiftieth")
     playing = commands.add_parser("selfplay", help="positions of the engine's games")
     playing.add_argument("out")
     playing.add_argument("--games", type=int, default=1000)
@@ -360,7 +379,7 @@ def main() -> None:
         datasets = [(args.positions, args.labels)]
         datasets += [(more[0], more[1:]) for more in args.more]
         train(datasets, args.out, args.width, args.second, args.epochs, args.seed, args.views,
-              args.base)
+              args.base, args.schedule)
 
 
 if __name__ == "__main__":

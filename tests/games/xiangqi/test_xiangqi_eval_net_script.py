@@ -82,3 +82,13 @@ def test_played_writes_each_position_of_the_stored_games_once(tmp_path):
     for text in texts:  # every one a legal position, not over
         assert game.state_from_text(text).legal_actions()
     assert len(texts) > 30  # two games of 24 plies, less repeats
+
+
+def test_train_with_the_linear_schedule_records_it_and_fits(tmp_path):
+    run("selfplay", "sp.npz", "--games", "6", "--depth", "1", "--seed", "4", cwd=tmp_path)
+    out = run("train", "sp.npz", "sp.npz.labels.txt", "--width", "4", "--second", "2",
+              "--epochs", "20", "--schedule", "linear", "--out", "net.npz", cwd=tmp_path)
+    base = float(out.split("alone: ")[1].split()[0])
+    last = float(out.split("pass 20: held-out loss ")[1].split()[0])
+    assert last < base  # the fitted network corrects the tables it starts from
+    assert str(np.load(tmp_path / "net.npz")["schedule"]) == "linear"
